@@ -1,0 +1,125 @@
+"""The engine's errors and rule verdicts: stable codes with plain parameters, no words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+Params = Mapping[str, Any]
+
+_EMPTY: Params = MappingProxyType({})
+
+
+class RefereeError(ValueError):
+    """Input the engine cannot work with. `code` names the failure; `params` fill its message."""
+
+    code = "bad_input"
+
+    def __init__(self, code: str | None = None, /, **params: Any) -> None:
+        if code is not None:
+            self.code = code
+        self.params: dict[str, Any] = params
+        detail = ", ".join(f"{key}={value!r}" for key, value in params.items())
+        super().__init__(f"{self.code}: {detail}" if detail else self.code)
+
+
+class CardNotationError(RefereeError):
+    """A token that is not a card (`params['token']` is the token)."""
+
+    code = "bad_card"
+
+
+class UnknownVariantError(RefereeError):
+    """A variant id or alias that is not registered."""
+
+    code = "unknown_variant"
+
+
+class HouseRuleError(RefereeError):
+    """A house rule with an unknown name or a value the rule cannot take."""
+
+    code = "bad_house_rule"
+
+
+class RoundError(RefereeError):
+    """A round number outside the variant's rounds, or a round in a game without rounds."""
+
+    code = "bad_round"
+
+
+class PlayersError(RefereeError):
+    """A number of players the variant does not allow."""
+
+    code = "bad_players"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason a meld, contract or lay-off breaks the rules."""
+
+    code: str
+    params: Params = field(default_factory=lambda: _EMPTY)
+    meld: int | None = None
+
+    def at(self, meld: int) -> Violation:
+        """The same violation, said of the meld at index `meld`."""
+        return Violation(self.code, self.params, meld)
+
+
+# Every code the engine can produce, for the translation tests and the API docs.
+ERROR_CODES = frozenset(
+    {
+        "bad_input",
+        "bad_card",
+        "unknown_variant",
+        "bad_house_rule",
+        "bad_round",
+        "bad_players",
+        "no_contract",
+        "too_many_cards",
+        "unknown_house_rule",
+        "deal_length",
+        # round results
+        "bad_results",
+        "two_players_out",
+        "no_player_out",
+        "rummy_needs_going_out",
+        "impossible_penalty",
+    }
+)
+
+VIOLATION_CODES = frozenset(
+    {
+        # a single meld
+        "too_few_cards",
+        "not_same_rank_or_suit",
+        "set_too_large",
+        "set_suits_repeat",
+        "run_ranks_repeat",
+        "run_gap",
+        "run_around_the_corner",
+        "run_too_long",
+        "ace_low_only",
+        "no_natural_card",
+        "too_many_jokers",
+        "jokers_not_allowed",
+        "joker_declaration_mismatch",
+        "card_not_in_shoe",
+        "too_many_copies",
+        # a contract
+        "wrong_sets_and_runs",
+        "runs_same_suit_and_start",
+        "runs_same_suit",
+        "last_round_goes_out",
+        # lay-offs and joker swaps
+        "layoff_changes_meld",
+        "joker_swap_not_allowed",
+        "joker_swap_in_set",
+        "no_joker_to_swap",
+        "swap_card_does_not_fit",
+    }
+)
+
+ALL_CODES = ERROR_CODES | VIOLATION_CODES

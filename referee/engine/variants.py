@@ -1,0 +1,682 @@
+"""Variants as data: one frozen `Variant` per rule set, a registry, and house rules over its fields.
+
+Every rule of RULES.md is a field here. Code asks the variant (``variant.buying``,
+``variant.max_jokers_per_meld``), never which variant it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+from .cards import Card, Rank
+from .errors import HouseRuleError, PlayersError, RoundError, UnknownVariantError
+
+
+class AceRule(Enum):
+    """Where an ace may stand in a run."""
+
+    HIGH_OR_LOW = "high_or_low"  # A-2-3 and Q-K-A, never both ends at once
+    LOW_ONLY = "low_only"  # A-2-3 only
+
+
+class ContractRuns(Enum):
+    """What must differ between the runs of one contract."""
+
+    SUIT_OR_START = "suit_or_start"  # no two runs with the same suit and the same starting rank
+    DIFFERENT_SUITS = "different_suits"  # every run in a suit of its own
+    ANY = "any"
+
+
+class Scoring(Enum):
+    """How a round is scored and who wins the game."""
+
+    PENALTY = "penalty"  # the one who goes out scores 0, the others their hand; lowest total wins
+    WINNER_COLLECTS = "winner_collects"  # the winner scores the others' hands; first to target
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a round asks to be laid down at once: so many sets and runs, each at least its size."""
+
+    sets: int
+    runs: int
+    set_size: int = 3
+    run_size: int = 4
+
+    @property
+    def meld_count(self) -> int:
+        return self.sets + self.runs
+
+    @property
+    def min_cards(self) -> int:
+        return self.sets * self.set_size + self.runs * self.run_size
+
+    def __str__(self) -> str:
+        parts = []
+        if self.sets:
+            parts.append(f"{self.sets} set{'s' if self.sets > 1 else ''} of {self.set_size}")
+        if self.runs:
+            parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''} of {self.run_size}")
+        return " + ".join(parts)
+
+    def to_dict(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class ShoeRule:
+    """The decks and jokers shuffled together for a range of player counts."""
+
+    min_players: int
+    max_players: int
+    decks: int
+    jokers: int
+
+    def to_dict(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class DealRule:
+    """Cards dealt to each player for a range of player counts (games without rounds)."""
+
+    min_players: int
+    max_players: int
+    cards: int
+
+    def to_dict(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
+def _points(ace: int, low: int | None, ten: int, face: int) -> tuple[int, ...]:
+    """Points of A, 2..10, J, Q, K; `low` None means 2-9 count their face value."""
+    low_points = [rank if low is None else low for rank in range(2, 10)]
+    return (ace, *low_points, ten, face, face, face)
+
+
+_CONTRACT_TABLE: Final = (
+    Contract(sets=2, runs=0),
+    Contract(sets=1, runs=1),
+    Contract(sets=0, runs=2),
+    Contract(sets=3, runs=0),
+    Contract(sets=2, runs=1),
+    Contract(sets=1, runs=2),
+    Contract(sets=0, runs=3),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """A rule set. Fields after `source` are the rules; each can be overridden as a house rule."""
+
+    id: str
+    name: str
+    source: str
+    aliases: tuple[str, ...] = ()
+
+    # Table and deal
+    min_players: int
+    max_players: int
+    shoe: tuple[ShoeRule, ...]
+    contracts: tuple[Contract, ...]  # one per round; empty for a game without contracts
+    deal: tuple[int, ...]  # cards each player gets, per round (games with contracts)
+    deal_by_players: tuple[DealRule, ...] = ()  # cards each player gets (games without rounds)
+    target: int | None = None  # the game ends at the end of a deal where someone reaches it
+
+    # Melds
+    min_set_size: int = 3
+    max_set_size: int | None = None
+    set_suits_distinct: bool = False
+    min_run_size: int = 3  # any run; a contract names its own
+    aces: AceRule = AceRule.HIGH_OR_LOW
+    around_the_corner: bool = False
+    max_jokers_per_meld: int | None = None
+    min_natural_cards: int = 1
+    jokers_declared: bool = False  # a joker's card is said aloud and fixed for the round
+    contract_runs: ContractRuns = ContractRuns.SUIT_OR_START
+
+    # Play
+    layoff_after_contract: bool = True
+    layoff_same_turn: bool = False
+    joker_swap_runs: bool = True
+    joker_swap_sets: bool = False
+    joker_swap_after_earlier_turn: bool = False
+    joker_swap_use_same_turn: bool = False
+    buying: bool = False
+    buy_limit: int = 3  # per player and round
+    buy_penalty_cards: int = 1
+    buy_before_contract_only: bool = False
+    take_several_discards: bool = False
+    last_round_goes_out: bool = False  # the last contract is laid down only by going out
+    going_out_discard: bool = True
+    stock_reshuffles: int = 1  # the stock running out once more ends the round
+
+    # Scoring
+    rank_points: tuple[int, ...] = field(default=_points(15, 5, 10, 10))
+    joker_points: int = 15
+    scoring: Scoring = Scoring.PENALTY
+    rummy_multiplier: int = 2
+    tie_break_last_round: bool = True
+
+    # -- questions about the variant --------------------------------------------------------
+
+    @property
+    def has_contracts(self) -> bool:
+        return bool(self.contracts)
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds in a game; None when the game runs to a target score."""
+        return len(self.contracts) if self.contracts else None
+
+    @property
+    def uses_jokers(self) -> bool:
+        return any(rule.jokers for rule in self.shoe)
+
+    def contract_for(self, round_number: int) -> Contract:
+        """The contract of a round (1-based); RoundError when there is none."""
+        if not self.contracts:
+            raise RoundError("no_contract", variant=self.id)
+        self.check_round(round_number)
+        return self.contracts[round_number - 1]
+
+    def check_round(self, round_number: int) -> None:
+        if self.rounds is None:
+            if round_number < 1:
+                raise RoundError(round=round_number, rounds=0)
+            return
+        if not 1 <= round_number <= self.rounds:
+            raise RoundError(round=round_number, rounds=self.rounds)
+
+    def is_last_round(self, round_number: int) -> bool:
+        return self.rounds is not None and round_number == self.rounds
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise PlayersError(
+                players=players, min_players=self.min_players, max_players=self.max_players
+            )
+
+    def shoe_for(self, players: int) -> ShoeRule:
+        """Decks and jokers for this many players."""
+        self.check_players(players)
+        for rule in self.shoe:
+            if rule.min_players <= players <= rule.max_players:
+                return rule
+        return self.shoe[-1]
+
+    @property
+    def max_decks(self) -> int:
+        return max(rule.decks for rule in self.shoe)
+
+    @property
+    def max_jokers(self) -> int:
+        return max(rule.jokers for rule in self.shoe)
+
+    def cards_dealt(self, round_number: int, players: int) -> int:
+        """Cards each player is dealt in a round."""
+        if self.deal_by_players:
+            self.check_players(players)
+            for rule in self.deal_by_players:
+                if rule.min_players <= players <= rule.max_players:
+                    return rule.cards
+            return self.deal_by_players[-1].cards
+        self.check_round(round_number)
+        return self.deal[min(round_number, len(self.deal)) - 1]
+
+    def points_of(self, card: Card) -> int:
+        """Penalty points of one card left in a hand."""
+        if card.rank is None:
+            return self.joker_points
+        return self.rank_points[card.rank - 1]
+
+    def dealer_of(self, round_number: int, first_dealer: int, players: int) -> int:
+        """Seat index of the dealer of a round; the deal passes to the left (next seat)."""
+        return (first_dealer + round_number - 1) % players
+
+    # -- data out --------------------------------------------------------------------------
+
+    def house_rules(self) -> dict[str, Any]:
+        """Every switch a table may change, by name, with this variant's value."""
+        return {name: _to_json(getattr(self, name)) for name in HOUSE_RULES}
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "source": self.source,
+            "aliases": list(self.aliases),
+            "players": {"min": self.min_players, "max": self.max_players},
+            "rounds": [
+                {"round": n, "contract": c.to_dict(), "deal": self.deal[n - 1]}
+                for n, c in enumerate(self.contracts, start=1)
+            ],
+            "deal_by_players": [rule.to_dict() for rule in self.deal_by_players],
+            "target": self.target,
+            "shoe": [rule.to_dict() for rule in self.shoe],
+            "card_values": _to_json(self.rank_points) | {"JK": self.joker_points},
+            "melds": {
+                name: _to_json(getattr(self, name))
+                for name in (
+                    "min_set_size",
+                    "max_set_size",
+                    "set_suits_distinct",
+                    "min_run_size",
+                    "aces",
+                    "around_the_corner",
+                    "max_jokers_per_meld",
+                    "min_natural_cards",
+                    "jokers_declared",
+                    "contract_runs",
+                )
+            },
+            "house_rules": self.house_rules(),
+        }
+        return data
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple) and len(value) == 13 and all(isinstance(v, int) for v in value):
+        return {rank.letter: points for rank, points in zip(Rank, value, strict=True)}
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return value
+
+
+# -- house rules ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """How a switch is read: its kind, bounds and choices."""
+
+    kind: str  # bool, int, optional_int, choice, contracts, deal, shoe, points
+    low: int = 0
+    high: int = 1000
+    choices: tuple[str, ...] = ()
+
+
+HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
+    "min_players": HouseRule("int", 2, 8),
+    "max_players": HouseRule("int", 2, 8),
+    "shoe": HouseRule("shoe"),
+    "contracts": HouseRule("contracts"),
+    "deal": HouseRule("deal", 1, 20),
+    "target": HouseRule("optional_int", 1, 10000),
+    "min_set_size": HouseRule("int", 2, 8),
+    "max_set_size": HouseRule("optional_int", 3, 16),
+    "set_suits_distinct": HouseRule("bool"),
+    "min_run_size": HouseRule("int", 3, 13),
+    "aces": HouseRule("choice", choices=tuple(rule.value for rule in AceRule)),
+    "around_the_corner": HouseRule("bool"),
+    "max_jokers_per_meld": HouseRule("optional_int", 0, 12),
+    "min_natural_cards": HouseRule("int", 0, 13),
+    "jokers_declared": HouseRule("bool"),
+    "contract_runs": HouseRule("choice", choices=tuple(rule.value for rule in ContractRuns)),
+    "layoff_after_contract": HouseRule("bool"),
+    "layoff_same_turn": HouseRule("bool"),
+    "joker_swap_runs": HouseRule("bool"),
+    "joker_swap_sets": HouseRule("bool"),
+    "joker_swap_after_earlier_turn": HouseRule("bool"),
+    "joker_swap_use_same_turn": HouseRule("bool"),
+    "buying": HouseRule("bool"),
+    "buy_limit": HouseRule("int", 0, 20),
+    "buy_penalty_cards": HouseRule("int", 0, 5),
+    "buy_before_contract_only": HouseRule("bool"),
+    "take_several_discards": HouseRule("bool"),
+    "last_round_goes_out": HouseRule("bool"),
+    "going_out_discard": HouseRule("bool"),
+    "stock_reshuffles": HouseRule("int", 0, 10),
+    "rank_points": HouseRule("points", 0, 100),
+    "joker_points": HouseRule("int", 0, 100),
+    "rummy_multiplier": HouseRule("int", 1, 10),
+    "tie_break_last_round": HouseRule("bool"),
+}
+
+_NUMBER_WORDS: Final = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+}
+_CONTRACT_PART: Final = re.compile(
+    r"^\s*(?P<count>\d+|[a-z]+)\s+(?P<kind>sets?|runs?)(?:\s+of\s+(?P<size>\d+|[a-z]+))?\s*$"
+)
+
+
+def _number(word: str, rule: str) -> int:
+    if word.isdigit():
+        return int(word)
+    if word in _NUMBER_WORDS:
+        return _NUMBER_WORDS[word]
+    raise HouseRuleError(rule=rule, value=word)
+
+
+def parse_contract(text: str, *, set_size: int = 3, run_size: int = 4) -> Contract:
+    """Read "2 sets of 3 + 1 run of 4" or "four runs of 3" (English, as in RULES.md)."""
+    sets = runs = 0
+    for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip().lower()):
+        match = _CONTRACT_PART.match(part)
+        if not match:
+            raise HouseRuleError(rule="contracts", value=text)
+        count = _number(match["count"], "contracts")
+        size = match["size"]
+        if match["kind"].startswith("set"):
+            sets += count
+            set_size = _number(size, "contracts") if size else set_size
+        else:
+            runs += count
+            run_size = _number(size, "contracts") if size else run_size
+    return _checked_contract(Contract(sets, runs, set_size, run_size), text)
+
+
+def _checked_contract(contract: Contract, value: Any) -> Contract:
+    if (
+        contract.meld_count < 1
+        or contract.meld_count > 6
+        or not 2 <= contract.set_size <= 8
+        or not 3 <= contract.run_size <= 13
+        or min(contract.sets, contract.runs) < 0
+    ):
+        raise HouseRuleError(rule="contracts", value=str(value))
+    return contract
+
+
+def _read_contract(value: Any) -> Contract:
+    if isinstance(value, Contract):
+        return _checked_contract(value, value)
+    if isinstance(value, str):
+        return parse_contract(value)
+    if isinstance(value, Mapping):
+        try:
+            return _checked_contract(
+                Contract(
+                    sets=_strict_int(value.get("sets", 0)),
+                    runs=_strict_int(value.get("runs", 0)),
+                    set_size=_strict_int(value.get("set_size", 3)),
+                    run_size=_strict_int(value.get("run_size", 4)),
+                ),
+                value,
+            )
+        except TypeError:
+            pass
+    raise HouseRuleError(rule="contracts", value=str(value)[:80])
+
+
+def _strict_int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(value)
+    return value
+
+
+def _read(name: str, value: Any, current: Any) -> Any:
+    rule = HOUSE_RULES[name]
+    bad = HouseRuleError(rule=name, value=str(value)[:80])
+    if rule.kind == "bool":
+        if not isinstance(value, bool):
+            raise bad
+        return value
+    if rule.kind in ("int", "optional_int"):
+        if value is None and rule.kind == "optional_int":
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad
+        if not rule.low <= value <= rule.high:
+            raise HouseRuleError(rule=name, value=value, low=rule.low, high=rule.high)
+        return value
+    if rule.kind == "choice":
+        for enum in (AceRule, ContractRuns, Scoring):
+            if isinstance(current, enum):
+                try:
+                    return enum(value)
+                except ValueError:
+                    raise bad from None
+    if rule.kind == "contracts":
+        if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
+            raise bad
+        return tuple(_read_contract(item) for item in value)
+    if rule.kind == "deal":
+        if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
+            raise bad
+        sizes = []
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise bad
+            if not rule.low <= item <= rule.high:
+                raise HouseRuleError(rule=name, value=item, low=rule.low, high=rule.high)
+            sizes.append(item)
+        return tuple(sizes)
+    if rule.kind == "shoe":
+        if not isinstance(value, Sequence) or isinstance(value, str) or not value:
+            raise bad
+        try:
+            shoe = tuple(
+                ShoeRule(**{k: _strict_int(item[k]) for k in _SHOE_KEYS}) for item in value
+            )
+        except (TypeError, KeyError):
+            raise bad from None
+        if any(not (1 <= r.decks <= 8 and 0 <= r.jokers <= 16) for r in shoe):
+            raise bad
+        return shoe
+    if rule.kind == "points":
+        if not isinstance(value, Mapping):
+            raise bad
+        points = list(current)
+        for letter, number in value.items():
+            ranks = [rank for rank in Rank if rank.letter == str(letter).upper()]
+            if not ranks or isinstance(number, bool) or not isinstance(number, int):
+                raise bad
+            if not rule.low <= number <= rule.high:
+                raise bad
+            points[ranks[0] - 1] = number
+        return tuple(points)
+    raise bad  # pragma: no cover - every kind is handled above
+
+
+_SHOE_KEYS: Final = ("min_players", "max_players", "decks", "jokers")
+
+
+def apply_house_rules(variant: Variant, overrides: Mapping[str, Any] | None) -> Variant:
+    """The variant with some rules changed by name; HouseRuleError for a bad name or value."""
+    if not overrides:
+        return variant
+    if not isinstance(overrides, Mapping):
+        raise HouseRuleError(rule="house_rules", value=str(overrides)[:80])
+    changes: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name not in HOUSE_RULES:
+            raise HouseRuleError("unknown_house_rule", rule=str(name)[:40])
+        changes[name] = _read(name, value, getattr(variant, name))
+    if "contracts" in changes and "deal" not in changes and variant.deal:
+        # A new contract table keeps the deal sizes it has rounds for, the last one repeated.
+        deal = variant.deal
+        rounds = len(changes["contracts"])
+        changes["deal"] = (deal + (deal[-1],) * rounds)[:rounds]
+    changed = dataclasses.replace(variant, **changes)
+    _check_consistency(changed)
+    return changed
+
+
+def _check_consistency(variant: Variant) -> None:
+    if variant.min_players > variant.max_players:
+        raise HouseRuleError(rule="min_players", value=variant.min_players)
+    if variant.contracts and len(variant.deal) != len(variant.contracts):
+        raise HouseRuleError("deal_length", rounds=len(variant.contracts), deal=len(variant.deal))
+    if variant.max_set_size is not None and variant.max_set_size < variant.min_set_size:
+        raise HouseRuleError(rule="max_set_size", value=variant.max_set_size)
+    if variant.scoring is Scoring.WINNER_COLLECTS and variant.target is None:
+        raise HouseRuleError(rule="target", value=None)
+
+
+# -- the registry ---------------------------------------------------------------------------
+
+CONTRACT: Final = Variant(
+    id="contract",
+    name="Contract Rummy",
+    source="seeds 000 and 004",
+    aliases=("zioncheck", "contract-rummy"),
+    min_players=3,
+    max_players=8,
+    shoe=(ShoeRule(3, 4, 2, 4), ShoeRule(5, 6, 3, 6), ShoeRule(7, 8, 3, 6)),
+    contracts=_CONTRACT_TABLE,
+    deal=(10, 10, 10, 10, 12, 12, 12),
+    min_run_size=3,
+    joker_swap_runs=True,
+    last_round_goes_out=True,
+)
+
+SHANGHAI: Final = Variant(
+    id="shanghai",
+    name="Shanghai Rummy",
+    source="seed 003",
+    aliases=("shanghai-rummy",),
+    min_players=3,
+    max_players=6,
+    shoe=(ShoeRule(3, 6, 2, 4),),
+    contracts=_CONTRACT_TABLE,
+    deal=(11,) * 7,
+    min_run_size=4,
+    max_jokers_per_meld=1,
+    layoff_same_turn=True,
+    joker_swap_runs=True,
+    joker_swap_sets=True,
+    buying=True,
+    buy_limit=3,
+    buy_before_contract_only=True,
+    going_out_discard=False,
+    rank_points=_points(15, 5, 10, 10),
+    joker_points=50,
+)
+
+ZIONCHECK_NL: Final = Variant(
+    id="zioncheck-nl",
+    name="Contract Rummy (Dutch rules)",
+    source="seed 001",
+    aliases=("contract-nl",),
+    min_players=3,
+    max_players=8,
+    shoe=(ShoeRule(3, 5, 1, 1), ShoeRule(6, 8, 2, 2)),
+    contracts=tuple(dataclasses.replace(c, run_size=3) for c in _CONTRACT_TABLE),
+    deal=(10, 10, 10, 10, 12, 12, 12),
+    max_set_size=4,
+    set_suits_distinct=True,
+    min_run_size=3,
+    jokers_declared=True,
+    contract_runs=ContractRuns.DIFFERENT_SUITS,
+    joker_swap_runs=True,
+    joker_swap_sets=False,
+    joker_swap_after_earlier_turn=True,
+    joker_swap_use_same_turn=True,
+    take_several_discards=True,
+    last_round_goes_out=True,
+    rank_points=_points(15, None, 10, 10),
+    joker_points=15,
+)
+
+RUMMY: Final = Variant(
+    id="rummy",
+    name="Rummy",
+    source="seed 002",
+    aliases=("rommé", "romme", "basic-rummy"),
+    min_players=2,
+    max_players=6,
+    shoe=(ShoeRule(2, 6, 1, 0),),
+    contracts=(),
+    deal=(),
+    deal_by_players=(DealRule(2, 2, 10), DealRule(3, 4, 7), DealRule(5, 6, 6)),
+    target=100,
+    max_set_size=4,
+    min_run_size=3,
+    aces=AceRule.LOW_ONLY,
+    contract_runs=ContractRuns.ANY,
+    layoff_after_contract=False,
+    layoff_same_turn=True,
+    joker_swap_runs=False,
+    joker_swap_sets=False,
+    rank_points=_points(1, None, 10, 10),
+    joker_points=0,
+    scoring=Scoring.WINNER_COLLECTS,
+    rummy_multiplier=2,
+)
+
+FRUSTRATION: Final = dataclasses.replace(
+    CONTRACT,
+    id="frustration",
+    name="Frustration Rummy",
+    source="seed 000, named variations",
+    aliases=("frustration-rummy",),
+    buying=True,
+    buy_limit=3,
+)
+
+JOKER_RUMMY: Final = dataclasses.replace(
+    CONTRACT,
+    id="joker-rummy",
+    name="Joker Rummy",
+    source="seed 000, named variations",
+    aliases=(),
+    shoe=(ShoeRule(3, 4, 2, 6), ShoeRule(5, 6, 3, 8), ShoeRule(7, 8, 3, 8)),
+)
+
+PROGRESSIVE: Final = dataclasses.replace(
+    CONTRACT,
+    id="progressive",
+    name="Progressive Rummy",
+    source="seed 000, named variations",
+    aliases=("progressive-rummy",),
+    deal=(10, 11, 12, 13, 14, 15, 16),
+)
+
+SHORT: Final = dataclasses.replace(
+    CONTRACT,
+    id="short",
+    name="Short Contract Rummy",
+    source="seed 000, named variations",
+    aliases=("short-game",),
+    contracts=tuple(c for n, c in enumerate(_CONTRACT_TABLE, start=1) if n not in (5, 6)),
+    deal=(10, 10, 10, 10, 12),
+)
+
+VARIANTS: Final[Mapping[str, Variant]] = {
+    variant.id: variant
+    for variant in (
+        CONTRACT,
+        SHANGHAI,
+        ZIONCHECK_NL,
+        RUMMY,
+        FRUSTRATION,
+        JOKER_RUMMY,
+        PROGRESSIVE,
+        SHORT,
+    )
+}
+
+_ALIASES: Final[Mapping[str, str]] = {
+    alias: variant.id for variant in VARIANTS.values() for alias in variant.aliases
+}
+
+
+def get_variant(name: str, house_rules: Mapping[str, Any] | None = None) -> Variant:
+    """A registered variant by id or alias, with house rules applied."""
+    if not isinstance(name, str):
+        raise UnknownVariantError(variant=str(name)[:40])
+    key = name.strip().lower()
+    variant_id = key if key in VARIANTS else _ALIASES.get(key)
+    if variant_id is None:
+        raise UnknownVariantError(variant=name[:40])
+    return apply_house_rules(VARIANTS[variant_id], house_rules)
