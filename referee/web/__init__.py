@@ -1,0 +1,99 @@
+"""The web layer: `create_app` builds the Flask app around the rules engine."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, url_for
+from werkzeug.routing import BuildError
+
+from . import errors, i18n, security
+from .extensions import babel, csrf
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
+) -> Flask:
+    """Build the app: settings, extensions, blueprints, error pages and security headers.
+
+    Settings come from the environment (SECRET_KEY, DATABASE_URL); `test_config` overrides them.
+    """
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    app.config.from_mapping(
+        BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
+        BABEL_TRANSLATION_DIRECTORIES=i18n.translation_directories(),
+        # A phone may sit on the table all evening: tokens live as long as the session.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if "DATABASE_URL" not in app.config:
+        default = f"sqlite:///{Path(app.instance_path) / 'rummy.sqlite3'}"
+        app.config["DATABASE_URL"] = os.environ.get("DATABASE_URL") or default
+    app.config["DATABASE_URL"] = normalize_database_url(app.config["DATABASE_URL"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret_key(app)
+
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    csrf.init_app(app)
+    i18n.init_app(app)
+    errors.init_app(app)
+    security.init_app(app)
+    app.add_template_global(url_for_or, "url_for_or")
+
+    from . import api, games, printing, refereeing
+
+    csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
+    for blueprint in (api.bp, games.bp, refereeing.bp, printing.bp):
+        app.register_blueprint(blueprint)
+    return app
+
+
+def normalize_database_url(url: str) -> str:
+    """Let `postgres://` and `postgresql://` URLs use psycopg 3, the driver we install."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def _instance_secret_key(app: Flask) -> str:
+    """A random key made on first start and kept in the instance folder, so sessions survive."""
+    path = Path(app.instance_path) / "secret_key"
+    if not path.exists():
+        # Written aside, then linked into place: a second process starting at the same moment
+        # never reads a half-written key, and the first key made wins.
+        draft = path.with_name(f"secret_key.{secrets.token_hex(4)}")
+        draft.write_text(secrets.token_hex(32))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+def url_for_or(endpoint: str, fallback: str, **values: Any) -> str:
+    """`url_for`, or `fallback` while the feature that owns `endpoint` is not there yet."""
+    try:
+        return url_for(endpoint, **values)
+    except BuildError:
+        return fallback

@@ -1,0 +1,127 @@
+"""Error answers: JSON under /api/, a translated page elsewhere; CSRF failures keep the input."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+#: status -> the stable code the API puts in `error.code`.
+ERROR_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable",
+    429: "too_many_requests",
+    500: "internal_error",
+}
+
+
+def _title(status: int) -> str:
+    titles = {
+        400: gettext("That request was not understood"),
+        403: gettext("Not allowed"),
+        404: gettext("Page not found"),
+        405: gettext("Not possible here"),
+        409: gettext("Someone else changed this first"),
+        413: gettext("That is too much at once"),
+        500: gettext("Something went wrong on our side"),
+    }
+    return titles.get(status, gettext("Something went wrong"))
+
+
+def _message(status: int) -> str:
+    messages = {
+        400: gettext("Please check what you entered and try again."),
+        403: gettext("You may not change this. Changing a game needs its edit link."),
+        404: gettext("There is nothing at this address. Check the link or start from the top."),
+        405: gettext("This address cannot be used that way."),
+        409: gettext("The game was changed in the meantime. Reload the page and enter it again."),
+        413: gettext("What you sent is too large. Please send less."),
+        500: gettext("The error has been noted. Please try again in a moment."),
+    }
+    return messages.get(status, gettext("Please try again."))
+
+
+def wants_json() -> bool:
+    """API paths answer JSON, whatever went wrong."""
+    return request.path.startswith("/api/")
+
+
+def error_message(error: HTTPException) -> str:
+    """A description the raiser chose (`abort(400, description=...)`), else ours."""
+    status = error.code or 500
+    if error.description and error.description != type(error).description:
+        return error.description
+    return _message(status)
+
+
+def _with_allow(response: Response, error: HTTPException) -> Response:
+    valid_methods = getattr(error, "valid_methods", None)
+    if valid_methods:
+        response.headers["Allow"] = ", ".join(valid_methods)
+    return response
+
+
+def _for_htmx(response: Response) -> Response:
+    # An htmx request puts the error page's <main> where the page's <main> is, not into the
+    # small target it asked for (htmx swaps 4xx/5xx too: see htmx-config in base.html).
+    if request.headers.get("HX-Request") == "true":
+        response.headers["HX-Retarget"] = "#main"
+        response.headers["HX-Reselect"] = "#main"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def handle_http_error(error: HTTPException) -> ResponseReturnValue:
+    status = error.code or 500
+    if wants_json():
+        body = {
+            "error": {
+                "code": ERROR_CODES.get(status, f"http_{status}"),
+                "message": error_message(error),
+            }
+        }
+        return _with_allow(jsonify(body), error), status
+    page = render_template(
+        "errors/error.html", status=status, title=_title(status), message=error_message(error)
+    )
+    return _for_htmx(_with_allow(Response(page, status=status), error))
+
+
+def handle_csrf_error(error: CSRFError) -> ResponseReturnValue:
+    """The form's token had expired or was missing: offer to send the same input again.
+
+    A feature that would rather re-render its own form registers its own
+    `@bp.errorhandler(CSRFError)`; Flask prefers the blueprint's handler to this one.
+    """
+    message = gettext(
+        "This form had expired, so nothing was saved yet. "
+        "What you entered is kept: press “Send again”."
+    )
+    if wants_json():
+        return jsonify({"error": {"code": "csrf_failed", "message": message}}), 400
+    kept = [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
+    page = render_template(
+        "errors/csrf.html",
+        status=400,
+        title=gettext("Please send the form again"),
+        message=message,
+        action=request.full_path.rstrip("?"),
+        kept=kept,
+    )
+    return _for_htmx(Response(page, status=400))
+
+
+def init_app(app: Flask) -> None:
+    # HTTPException covers every status, and an unhandled exception too: Flask hands it over
+    # as an InternalServerError.
+    app.register_error_handler(CSRFError, handle_csrf_error)
+    app.register_error_handler(HTTPException, handle_http_error)

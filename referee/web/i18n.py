@@ -1,0 +1,133 @@
+"""Languages: the list we offer, how a request picks one, and the `/lang/<code>` switch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+
+#: code -> the language's own name, in the order the picker shows them.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "nl": "Nederlands",
+    "pt": "Português",
+    "fr": "Français",
+    "es": "Español",
+}
+DEFAULT_LANGUAGE = "en"
+#: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
+AREAS = ("core", "games", "refereeing", "printing")
+TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
+COOKIE_NAME = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+bp = Blueprint("i18n", __name__)
+
+
+def translation_directories() -> str:
+    """BABEL_TRANSLATION_DIRECTORIES: every area's folder; Flask-Babel merges their catalogs."""
+    return ";".join(str(TRANSLATIONS_ROOT / area) for area in AREAS)
+
+
+def _supported(value: object) -> str | None:
+    if isinstance(value, str) and value.strip().lower() in LANGUAGES:
+        return value.strip().lower()
+    return None
+
+
+def _lang_in_json_body() -> str | None:
+    if not request.is_json:
+        return None
+    try:
+        body = request.get_json(silent=True)
+    except HTTPException:  # a body over MAX_CONTENT_LENGTH: the 413 handler still needs a locale
+        return None
+    return _supported(body.get("lang")) if isinstance(body, dict) else None
+
+
+def select_locale() -> str:
+    """`?lang=`, then `lang` in a JSON body, the `lang` cookie, Accept-Language, and en."""
+    return (
+        _supported(request.args.get("lang"))
+        or _lang_in_json_body()
+        or _supported(request.cookies.get(COOKIE_NAME))
+        or request.accept_languages.best_match(list(LANGUAGES))
+        or DEFAULT_LANGUAGE
+    )
+
+
+def current_language() -> str:
+    """The code of the language this request is answered in."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT_LANGUAGE
+
+
+def _is_local(target: str) -> bool:
+    parts = urlsplit(target)
+    return (
+        target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and not parts.scheme
+        and not parts.netloc
+    )
+
+
+def _way_back() -> str:
+    """Where the language switch returns to: `next` or the referring page, on this site only."""
+    target = request.args.get("next", "")
+    if _is_local(target):
+        return target
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path.startswith("/"):
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    return "/"
+
+
+def language_switch_url(code: str) -> str:
+    """A link that switches to `code` and comes back here (the `lang` argument left out)."""
+    args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
+    here = request.path + (f"?{urlencode(args)}" if args else "")
+    return url_for("i18n.set_language", code=code, next=here)
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str) -> ResponseReturnValue:
+    """Remember the language in a cookie and go back: a plain link, no JavaScript needed."""
+    language = _supported(code)
+    if language is None:
+        abort(404)
+    response = redirect(_way_back(), code=303)
+    response.set_cookie(
+        COOKIE_NAME,
+        language,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,
+    )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the language switch and what every template needs to know about languages."""
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def language_context() -> dict[str, object]:
+        return {
+            "LANGUAGES": LANGUAGES,
+            "current_language": current_language(),
+            "language_switch_url": language_switch_url,
+        }
+
+    @app.after_request
+    def vary_on_language(response: Response) -> Response:
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+        return response
