@@ -1,0 +1,3 @@
+"""The routes of the api blueprint."""
+
+from . import bp  # noqa: F401

@@ -1,0 +1,3 @@
+"""The routes of the refereeing blueprint."""
+
+from . import bp  # noqa: F401
