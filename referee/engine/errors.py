@@ -95,6 +95,8 @@ VIOLATION_CODES = frozenset(
         # a single meld
         "too_few_cards",
         "not_same_rank_or_suit",
+        "set_ranks_differ",
+        "run_suits_differ",
         "set_too_large",
         "set_suits_repeat",
         "run_ranks_repeat",
@@ -106,7 +108,6 @@ VIOLATION_CODES = frozenset(
         "too_many_jokers",
         "jokers_not_allowed",
         "joker_declaration_mismatch",
-        "card_not_in_shoe",
         "too_many_copies",
         # a contract
         "wrong_sets_and_runs",
