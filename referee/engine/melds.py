@@ -117,16 +117,19 @@ def check_meld(
     run_min = variant.min_run_size if min_run_size is None else min_run_size
     problems = shoe_violations(cards, variant)
     jokers = [c for c in cards if c.is_joker]
-    fixed = [c.stands_for or c for c in cards if c.is_natural or c.stands_for is not None]
-    naturals = sum(1 for c in cards if c.is_natural)
-    if naturals < variant.min_natural_cards:
+    naturals = [c for c in cards if c.is_natural]
+    declared = [c.stands_for for c in cards if c.stands_for is not None]
+    fixed = naturals + declared
+    if len(naturals) < variant.min_natural_cards:
         problems.append(Violation("no_natural_card", {"min": variant.min_natural_cards}))
     limit = variant.max_jokers_per_meld
     if limit is not None and jokers and len(jokers) > limit:
         problems.append(Violation("too_many_jokers", {"count": len(jokers), "max": limit}))
 
-    could_be_set = kind in (None, MeldKind.SET) and len({c.rank for c in fixed}) <= 1
-    could_be_run = kind in (None, MeldKind.RUN) and len({c.suit for c in fixed}) <= 1
+    # The natural cards say what the meld is meant to be; declared jokers are then held to it.
+    shaping = naturals or declared
+    could_be_set = kind in (None, MeldKind.SET) and len({c.rank for c in shaping}) <= 1
+    could_be_run = kind in (None, MeldKind.RUN) and len({c.suit for c in shaping}) <= 1
     readings: list[Reading] = []
     shape: list[Violation] = []
     if could_be_set:
@@ -231,6 +234,9 @@ def _run_readings(
         return [], why
     suit = fixed[0].suit
     assert suit is not None
+    for c in cards:
+        if c.stands_for is not None and c.stands_for.suit is not suit:
+            why.append(Violation("joker_declaration_mismatch", {"joker": str(c)}))
     ranks = Counter(c.rank for c in fixed)
     for rank, count in ranks.items():
         if count > 1 and rank is not None:

@@ -446,6 +446,8 @@ def _read(name: str, value: Any, current: Any) -> Any:
                     return enum(value)
                 except ValueError:
                     raise bad from None
+    if rule.kind in ("contracts", "deal") and value == [] and not current:
+        return ()  # a game without contracts stays one
     if rule.kind == "contracts":
         if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
             raise bad
