@@ -1,7 +1,7 @@
-"""The referee pages."""
+"""The referee pages: check a meld, a contract, a lay-off or a hand."""
 
 from flask import Blueprint
 
-bp = Blueprint("refereeing", __name__, url_prefix=" check a meld, a contract, a lay-off or a hand:")
+bp = Blueprint("refereeing", __name__)
 
 from . import routes  # noqa: E402,F401
