@@ -56,9 +56,19 @@ def select_locale() -> str:
         _supported(request.args.get("lang"))
         or _lang_in_json_body()
         or _supported(request.cookies.get(COOKIE_NAME))
-        or request.accept_languages.best_match(list(LANGUAGES))
+        or _best_accepted_language()
         or DEFAULT_LANGUAGE
     )
+
+
+def _best_accepted_language() -> str | None:
+    # By the primary tag, in the browser's order: "pt-BR, de;q=0.5" is Portuguese. (Werkzeug's
+    # best_match would take the exact "de" before falling back to "pt" for "pt-BR".)
+    for tag, quality in request.accept_languages:
+        language = _supported(tag.replace("_", "-").split("-")[0])
+        if language and quality > 0:
+            return language
+    return None
 
 
 def current_language() -> str:
