@@ -1,0 +1,294 @@
+"""Shared fixtures: the app and its clients, a live server for the browser, and the databases.
+
+- `app`, `client`, `runner`: a fresh app per test (temp instance folder, SQLite, CSRF off).
+  A test that also asks for `database_url` gets its app on that database.
+- `live_server`: the `app` served from a thread; the base URL, e.g. http://127.0.0.1:41234.
+- `page` (pytest-playwright) runs Debian's Chromium as a 360x740 phone; `screenshot_dir`.
+- `pg_url` (session): a throwaway PostgreSQL server's URL, or RUMMY_TEST_DATABASE_URL.
+- `database_url`: each test runs twice, on a fresh SQLite file and on a fresh PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy.engine import make_url
+from werkzeug.serving import make_server
+
+from referee.web import create_app, normalize_database_url
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+# -- session start: a fresh clone has no .mo files (they are not committed) ----------------------
+
+
+def compile_catalogs() -> None:
+    """Compile every translations/*/*/LC_MESSAGES/*.po whose .mo is missing or older."""
+    for po_path in sorted((ROOT / "translations").glob("*/*/LC_MESSAGES/*.po")):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        with po_path.open("rb") as po_file:
+            catalog = read_po(po_file, locale=po_path.parts[-3])
+        # Written aside and renamed: another test run may be reading the old one right now.
+        draft = mo_path.with_name(f".{mo_path.name}.{secrets.token_hex(4)}")
+        with draft.open("wb") as mo_file:
+            write_mo(mo_file, catalog)
+        draft.replace(mo_path)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    compile_catalogs()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Marks follow from the fixtures, so `-m "not browser"` or `-m storage` need no bookkeeping.
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "page" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if "database_url" in fixtures:
+            item.add_marker(pytest.mark.storage)
+
+
+# -- the app ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    instance = tmp_path / "instance"
+    if "database_url" in request.fixturenames:
+        database_url = request.getfixturevalue("database_url")
+    else:
+        database_url = f"sqlite:///{instance / 'rummy.sqlite3'}"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test secret key",
+            "WTF_CSRF_ENABLED": False,
+            "DATABASE_URL": database_url,
+        },
+        instance_path=str(instance),
+    )
+    yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[str]:
+    """The test's `app` on a real port, for the browser. Yields the base URL without a slash."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+# -- the browser (pytest-playwright) ---------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """No fixed base URL: tests use `live_server`. (This override also keeps pytest-playwright's
+    own base_url fixture, a session fixture on an instance that pytest now warns about, unused.)"""
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # `playwright install` cannot download browsers here: use Debian's (scripts/setup installs it).
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A 360-px phone held by thumb."""
+    return {
+        **browser_context_args,
+        "viewport": {"width": 360, "height": 740},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    """test-artifacts/screenshots/ (git-ignored), there for `page.screenshot(path=...)`."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+# -- databases ---------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _postgres_bin() -> Path:
+    candidates = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"),
+        key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+    )
+    if candidates:
+        return candidates[-1].parent
+    on_path = shutil.which("pg_ctl")
+    if on_path:
+        return Path(on_path).parent
+    raise RuntimeError(
+        "PostgreSQL server binaries not found (no /usr/lib/postgresql/*/bin/pg_ctl, no pg_ctl "
+        "on PATH): run scripts/setup, or set RUMMY_TEST_DATABASE_URL to an existing server"
+    )
+
+
+class ThrowawayPostgres:
+    """A PostgreSQL cluster in a temp dir: initdb, start on a free port, stop and delete."""
+
+    def __init__(self) -> None:
+        self.bin = _postgres_bin()
+        self.base = Path(tempfile.mkdtemp(prefix="rummy-pg-"))
+        self.data = self.base / "data"
+        self.log = self.base / "server.log"
+        self.port = 0
+        # initdb refuses to run as root: as root the cluster belongs to `postgres`.
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user:
+            account = pwd.getpwnam(self.user)
+            os.chown(self.base, account.pw_uid, account.pw_gid)
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.bin / args[0]), *args[1:]],
+            user=self.user,
+            group=self.user,
+            extra_groups=[] if self.user else None,
+            cwd=self.base,
+            env={**os.environ, "LC_ALL": "C.UTF-8"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    def start(self) -> str:
+        done = self._run("initdb", "-D", str(self.data), "-A", "trust", "-E", "UTF8",
+                         "--locale=C.UTF-8", "-U", "postgres")  # fmt: skip
+        if done.returncode:
+            raise RuntimeError(f"initdb failed:\n{done.stdout}")
+        for _attempt in range(3):  # the free port may be taken between the probe and the start
+            self.port = _free_port()
+            options = (
+                f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
+                "-c synchronous_commit=off -c full_page_writes=off"
+            )
+            done = self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w",
+                             "-o", options, "start")  # fmt: skip
+            if done.returncode == 0:
+                return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        log = self.log.read_text(errors="replace") if self.log.exists() else ""
+        raise RuntimeError(f"pg_ctl start failed:\n{done.stdout}\n{log[-3000:]}")
+
+    def stop(self) -> None:
+        if self.data.exists():
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _conninfo(url: str) -> str:
+    """SQLAlchemy's postgresql+psycopg://... as the libpq URI psycopg wants."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """The URL of a PostgreSQL server for this session (a superuser's, on database `postgres`).
+
+    RUMMY_TEST_DATABASE_URL names an existing server; otherwise a throwaway cluster is started
+    (and removed at the end). When neither works, every test that needs it fails, saying why.
+    """
+    existing = os.environ.get("RUMMY_TEST_DATABASE_URL")
+    if existing:
+        yield normalize_database_url(existing)
+        return
+    try:
+        cluster = ThrowawayPostgres()
+    except (RuntimeError, OSError, KeyError) as error:
+        pytest.fail(f"cannot start PostgreSQL for the tests: {error}", pytrace=False)
+    try:
+        url = cluster.start()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+        cluster.stop()
+        pytest.fail(f"cannot start PostgreSQL for the tests: {error}", pytrace=False)
+    try:
+        yield url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each kind in turn, as a SQLAlchemy URL (the app's DATABASE_URL)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    server = request.getfixturevalue("pg_url")
+    name = f"t_{secrets.token_hex(6)}"
+    with psycopg.connect(_conninfo(server), autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(_conninfo(server), autocommit=True) as connection,
+        ):
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
