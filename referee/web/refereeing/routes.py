@@ -1,3 +1,3 @@
 """The routes of the refereeing blueprint."""
 
-from . import bp  # noqa: F401
+from . import bp, picker  # noqa: F401

@@ -1,0 +1,127 @@
+"""What the shared card picker (templates/_card_picker.html) needs: the grid, local letters, words.
+
+Registered as the template global `card_picker_setup` by the refereeing blueprint, so every page
+of the app (the score table too) can call the macro.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from referee.engine.cards import LOCAL_RANK_LETTERS, RANKS, SUITS, Rank, Suit
+from referee.web.i18n import current_language
+from referee.web.messages import rank_name, suit_name
+
+from . import bp
+
+# Ranks of one suit in the grid: two rows of seven columns fit a 360-px phone at 44 px or more.
+RANK_ROWS: tuple[tuple[Rank, ...], ...] = (RANKS[:7], RANKS[7:])
+
+
+@dataclass(frozen=True)
+class PickerCard:
+    code: str  # canonical: QC, 10H
+    text: str  # as the table writes it: D♣ in German
+    rank_text: str
+    symbol: str
+    suit_class: str  # suit-c ... for the shared card colours
+    name: str  # for screen readers: "queen of clubs"
+
+
+@dataclass(frozen=True)
+class PickerSuit:
+    letter: str
+    symbol: str
+    name: str
+    rows: tuple[tuple[PickerCard, ...], ...]
+
+
+@dataclass(frozen=True)
+class PickerSetup:
+    lang: str
+    decks: int
+    jokers: int
+    suits: tuple[PickerSuit, ...]
+    ranks_json: str  # local rank letter -> canonical letter, for the script's parser
+    texts_json: str  # the words the script writes itself
+    labels: dict[str, str]  # the words of the picker's own buttons
+
+
+def card_name(rank: Rank, suit: Suit) -> str:
+    """ "queen of clubs" in the current language."""
+    return gettext("%(rank)s of %(suit)s", rank=rank_name(rank), suit=suit_name(suit))
+
+
+def local_letter(rank: Rank, lang: str) -> str:
+    """The letter a table of `lang` writes for a rank: ``D`` for the queen in German."""
+    for letter, local_rank in LOCAL_RANK_LETTERS.get(lang, {}).items():
+        if local_rank is rank:
+            return letter
+    return rank.letter
+
+
+def _card(rank: Rank, suit: Suit, lang: str) -> PickerCard:
+    letter = local_letter(rank, lang)
+    return PickerCard(
+        code=f"{rank.letter}{suit.value}",
+        text=f"{letter}{suit.symbol}",
+        rank_text=letter,
+        symbol=suit.symbol,
+        suit_class=f"suit-{suit.value.lower()}",
+        name=card_name(rank, suit),
+    )
+
+
+@bp.app_template_global("card_picker_setup")
+def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) -> PickerSetup:
+    """Everything the macro renders for one picker, in the current language.
+
+    `lang` is the notation the field is written in (default the page's language); `decks` caps how
+    often one card may be tapped in, `jokers` how many jokers (0 hides the joker key).
+    """
+    lang = lang if lang in LOCAL_RANK_LETTERS else current_language()
+    decks = max(1, min(int(decks or 1), 8))
+    jokers = max(0, min(int(jokers or 0), 16))
+    suits = tuple(
+        PickerSuit(
+            letter=suit.value,
+            symbol=suit.symbol,
+            name=suit_name(suit),
+            rows=tuple(tuple(_card(rank, suit, lang) for rank in row) for row in RANK_ROWS),
+        )
+        for suit in SUITS
+    )
+    local = {letter: rank.letter for letter, rank in LOCAL_RANK_LETTERS.get(lang, {}).items()}
+    texts = {
+        # {card} and {count} are filled in by card-picker.js.
+        "remove": gettext("Remove %(card)s", card="{card}"),
+        "count": gettext("%(card)s, %(count)s chosen", card="{card}", count="{count}"),
+        "unreadable": gettext("“%(token)s” is not a card", token="{card}"),
+        "full": gettext("No more of %(card)s: the game has only that many.", card="{card}"),
+        "meld": gettext("Meld %(number)s", number="{count}"),
+        "empty": gettext("No cards yet."),
+        "joker": gettext("joker"),
+    }
+    labels = {
+        "pad": gettext("Tap the cards"),
+        "joker": gettext("joker"),
+        "next": gettext("New meld"),
+        "undo": gettext("Remove the last card"),
+        "undo_short": gettext("Undo"),
+        "clear": gettext("Clear"),
+        "target": gettext("Tapped cards go to"),
+        "chosen": gettext("Cards entered (tap one to remove it)"),
+    }
+    return PickerSetup(
+        lang=lang,
+        decks=decks,
+        jokers=jokers,
+        suits=suits,
+        ranks_json=json.dumps(local, ensure_ascii=False),
+        texts_json=json.dumps(texts, ensure_ascii=False),
+        labels=labels,
+    )
