@@ -58,9 +58,11 @@ def create_app(
     app.add_template_global(url_for_or, "url_for_or")
 
     from . import api, games, printing, refereeing
+    from .games.api import api_bp as games_api_bp
 
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
-    for blueprint in (api.bp, games.bp, refereeing.bp, printing.bp):
+    csrf.exempt(games_api_bp)
+    for blueprint in (api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
         app.register_blueprint(blueprint)
     return app
 

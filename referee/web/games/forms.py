@@ -1,0 +1,270 @@
+"""The games' forms: start a game (with its house rules), enter or correct a round, import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.validators import NumberRange, Optional
+
+from referee.engine.cards import Rank
+from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
+from referee.web.i18n import LANGUAGES
+from referee.web.messages import choice_label, house_rule_help, house_rule_label, variant_name
+
+MAX_PLAYERS = 8
+CONTRACT_ROWS = 10
+SIMPLE_KINDS = ("bool", "int", "optional_int", "choice")
+# The switches shown first: what tables argue about most. The rest sit behind "more".
+MAIN_RULES = ("buying", "buy_limit", "stock_reshuffles", "target", "joker_points")
+
+
+def _number(**kw: Any) -> dict[str, Any]:
+    return {"inputmode": "numeric", "pattern": "[0-9]*", **kw}
+
+
+# -- starting a game ----------------------------------------------------------------------------
+
+
+class ContractRowForm(Form):
+    """One round of a custom contract table: so many sets and runs, and the cards dealt."""
+
+    sets = IntegerField(_l("Sets"), validators=[Optional(), NumberRange(0, 6)], render_kw=_number())
+    set_size = IntegerField(
+        _l("of"), validators=[Optional(), NumberRange(2, 8)], render_kw=_number()
+    )
+    runs = IntegerField(_l("Runs"), validators=[Optional(), NumberRange(0, 6)], render_kw=_number())
+    run_size = IntegerField(
+        _l("of"), validators=[Optional(), NumberRange(3, 13)], render_kw=_number()
+    )
+    deal = IntegerField(
+        _l("Cards"), validators=[Optional(), NumberRange(1, 20)], render_kw=_number()
+    )
+
+
+class ShoeRowForm(Form):
+    """Decks and jokers for a range of player counts."""
+
+    min_players = HiddenField()
+    max_players = HiddenField()
+    decks = IntegerField(
+        _l("Decks"), validators=[Optional(), NumberRange(1, 8)], render_kw=_number()
+    )
+    jokers = IntegerField(
+        _l("Jokers"), validators=[Optional(), NumberRange(0, 16)], render_kw=_number()
+    )
+
+
+def _house_rule_fields() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for name, rule in HOUSE_RULES.items():
+        if rule.kind == "bool":
+            fields[f"hr_{name}"] = BooleanField(name)
+        elif rule.kind in ("int", "optional_int"):
+            fields[f"hr_{name}"] = IntegerField(
+                name,
+                validators=[Optional(), NumberRange(rule.low, rule.high)],
+                render_kw=_number(min=rule.low, max=rule.high),
+            )
+        elif rule.kind == "choice":
+            fields[f"hr_{name}"] = SelectField(name, choices=[(c, c) for c in rule.choices])
+    return fields
+
+
+class NewGameForm(FlaskForm):
+    """Variant, players in seat order, first dealer, language, and the house rules."""
+
+    variant = SelectField(_l("Variant"), choices=[])
+    players = FieldList(
+        StringField(render_kw={"maxlength": 24, "autocomplete": "off", "autocapitalize": "words"}),
+        label=_l("Players, in seat order"),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    first_dealer = SelectField(_l("Deals first"), choices=[], coerce=int)
+    lang = SelectField(_l("Language of the game"), choices=list(LANGUAGES.items()))
+    contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
+    shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
+    points = FieldList(
+        IntegerField(validators=[Optional(), NumberRange(0, 100)], render_kw=_number()),
+        min_entries=13,
+        max_entries=13,
+    )
+    start = SubmitField(_l("Start the game"))
+    load_variant = SubmitField(_l("Show this variant’s rules"))
+
+    locals().update(_house_rule_fields())
+
+    def setup(self, variant: Variant) -> None:
+        """Choices and labels that depend on the language and the variant."""
+        self.variant.choices = [(vid, variant_name(vid)) for vid in VARIANTS]
+        self.first_dealer.choices = [
+            (seat, _l("Player %(number)s", number=seat + 1)) for seat in range(MAX_PLAYERS)
+        ]
+        for index, entry in enumerate(self.players.entries):
+            entry.label.text = _l("Player %(number)s", number=index + 1)
+        for name in HOUSE_RULES:
+            field = getattr(self, f"hr_{name}", None)
+            if field is None:
+                continue
+            field.label.text = house_rule_label(name)
+            field.description = house_rule_help(name)
+            if HOUSE_RULES[name].kind == "choice":
+                field.choices = [(c, choice_label(c)) for c in HOUSE_RULES[name].choices]
+        while len(self.shoe.entries) < len(variant.shoe):
+            self.shoe.append_entry()
+        del self.shoe.entries[len(variant.shoe) :]
+        for row, rule in zip(self.shoe.entries, variant.shoe, strict=True):
+            row.form.min_players.data = str(rule.min_players)
+            row.form.max_players.data = str(rule.max_players)
+        for rank, entry in zip(Rank, self.points.entries, strict=True):
+            entry.label.text = rank.letter
+
+    def fill(self, variant: Variant) -> None:
+        """Show the variant's own values in every house-rule field."""
+        for name, rule in HOUSE_RULES.items():
+            field = getattr(self, f"hr_{name}", None)
+            if field is None:
+                continue
+            value = getattr(variant, name)
+            field.data = value.value if rule.kind == "choice" else value
+        for index, row in enumerate(self.contracts.entries):
+            form = row.form
+            if index < len(variant.contracts):
+                c = variant.contracts[index]
+                form.sets.data, form.set_size.data = c.sets, c.set_size
+                form.runs.data, form.run_size.data = c.runs, c.run_size
+                form.deal.data = variant.deal[index]
+            else:
+                form.sets.data = form.runs.data = form.deal.data = None
+                form.set_size.data = form.run_size.data = None
+        for row, rule in zip(self.shoe.entries, variant.shoe, strict=True):
+            row.form.decks.data, row.form.jokers.data = rule.decks, rule.jokers
+        for entry, points in zip(self.points.entries, variant.rank_points, strict=True):
+            entry.data = points
+
+    def house_rules(self, variant: Variant) -> dict[str, Any]:
+        """The house rules that differ from the variant, as `apply_house_rules` reads them."""
+        overrides: dict[str, Any] = {}
+        for name, rule in HOUSE_RULES.items():
+            field = getattr(self, f"hr_{name}", None)
+            if field is None:
+                continue
+            current = getattr(variant, name)
+            if rule.kind == "bool":
+                value: Any = bool(field.data)
+            elif rule.kind == "choice":
+                value = field.data
+                current = current.value
+            else:
+                value = field.data
+                if value is None and rule.kind == "int":
+                    continue  # left empty: keep the variant's
+            if value != current:
+                overrides[name] = value
+        if variant.has_contracts:
+            table: list[Contract] = []
+            deal: list[int] = []
+            for index, row in enumerate(self.contracts.entries):
+                form = row.form
+                sets, runs = form.sets.data or 0, form.runs.data or 0
+                if not sets and not runs:
+                    continue
+                base = variant.contracts[min(index, len(variant.contracts) - 1)]
+                table.append(
+                    Contract(
+                        sets=sets,
+                        runs=runs,
+                        set_size=form.set_size.data or base.set_size,
+                        run_size=form.run_size.data or base.run_size,
+                    )
+                )
+                deal.append(form.deal.data or variant.deal[min(index, len(variant.deal) - 1)])
+            if table and tuple(table) != variant.contracts:
+                overrides["contracts"] = [c.to_dict() for c in table]
+                overrides["deal"] = deal
+            elif table and tuple(deal) != variant.deal:
+                overrides["deal"] = deal
+        shoe = []
+        for row, rule in zip(self.shoe.entries, variant.shoe, strict=False):
+            decks = row.form.decks.data if row.form.decks.data is not None else rule.decks
+            jokers = row.form.jokers.data if row.form.jokers.data is not None else rule.jokers
+            shoe.append(ShoeRule(rule.min_players, rule.max_players, decks, jokers))
+        if shoe and tuple(shoe) != variant.shoe:
+            overrides["shoe"] = [s.to_dict() for s in shoe]
+        points = {}
+        for rank, entry, current_points in zip(
+            Rank, self.points.entries, variant.rank_points, strict=True
+        ):
+            if entry.data is not None and entry.data != current_points:
+                points[rank.letter] = entry.data
+        if points:
+            overrides["rank_points"] = points
+        return overrides
+
+    def player_names(self) -> list[str]:
+        return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
+
+
+def house_rule_field_names(variant: Variant) -> tuple[list[str], list[str]]:
+    """The simple switches, split into the ones shown first and the rest."""
+    names = [n for n, r in HOUSE_RULES.items() if r.kind in SIMPLE_KINDS]
+    main = [n for n in MAIN_RULES if n in names]
+    return main, [n for n in names if n not in main]
+
+
+# -- entering a round ---------------------------------------------------------------------------
+
+
+class SeatForm(Form):
+    """What one player had left: a number, the cards, or counts by value class."""
+
+    penalty = StringField(
+        _l("Points left"), render_kw={"inputmode": "numeric", "autocomplete": "off"}
+    )
+    cards = StringField(_l("Cards left"), render_kw={"autocomplete": "off"})
+    classes = FieldList(
+        IntegerField(validators=[Optional(), NumberRange(0, 99)], render_kw=_number(min=0)),
+        min_entries=0,
+    )
+    buys = IntegerField(
+        _l("Buys"), validators=[Optional(), NumberRange(0, 20)], render_kw=_number(min=0)
+    )
+
+
+class RoundForm(FlaskForm):
+    """A round's results. `version` is the game's version the form was made from."""
+
+    version = HiddenField()
+    round = HiddenField()
+    went_out = StringField(_l("Went out"))
+    rummy = BooleanField(_l("Rummy (all in one turn): double"))
+    seats = FieldList(FormField(SeatForm), min_entries=0)
+    save = SubmitField(_l("Save the round"))
+
+
+class ImportForm(FlaskForm):
+    """A game saved as JSON from a game page, sent back as a file or pasted."""
+
+    file = FileField(_l("Game file (.json)"))
+    text = TextAreaField(_l("…or paste it here"), render_kw={"rows": 3})
+    submit = SubmitField(_l("Import the game"))
+
+
+class UndoForm(FlaskForm):
+    version = HiddenField()
+    undo = SubmitField(_l("Undo the last change"))

@@ -1,0 +1,34 @@
+"""Alembic environment of the games tables; `db.upgrade` passes its connection in."""
+
+from __future__ import annotations
+
+import os
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from referee.web.games.models import metadata
+
+VERSION_TABLE = "games_alembic_version"
+
+
+def run_migrations() -> None:
+    connection = context.config.attributes.get("connection")
+    if connection is not None:
+        context.configure(
+            connection=connection, target_metadata=metadata, version_table=VERSION_TABLE
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    # From the command line:
+    #   DATABASE_URL=... alembic -c referee/web/games/alembic.ini upgrade head
+    url = context.config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL")
+    engine = create_engine(url or "sqlite:///instance/rummy.sqlite3")
+    with engine.begin() as conn:
+        context.configure(connection=conn, target_metadata=metadata, version_table=VERSION_TABLE)
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+run_migrations()
