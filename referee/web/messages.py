@@ -495,8 +495,8 @@ def _run_gap(p: dict[str, Any]) -> str:
             missing,
         )
     return ngettext(
-        "The run has a gap of %(num)d card, more than its jokers can fill.",
-        "The run has gaps of %(num)d cards, more than its jokers can fill.",
+        "The run is missing %(num)d card more than its jokers can fill.",
+        "The run is missing %(num)d cards more than its jokers can fill.",
         missing,
     )
 

@@ -1,0 +1,205 @@
+"""The referee's calls on plain data: a request body in, SPEC's answer out (API and CLI alike).
+
+`answer(call, body)` reads and checks a decoded JSON body, asks the engine and returns the
+answer as `verdicts` shapes it. Bad input of any kind is a `RefereeError` whose code
+`messages.describe` knows; the caller turns it into a 400 or an exit code.
+Needs an app context with a locale (messages are translated).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from referee.engine.cards import LANGUAGES, MAX_CARDS, Card, parse_cards
+from referee.engine.contracts import check_contract
+from referee.engine.errors import RefereeError
+from referee.engine.layoffs import check_layoff
+from referee.engine.melds import check_meld
+from referee.engine.variants import VARIANTS, Variant, get_variant
+
+from .. import verdicts
+from ..messages import contract_text, variant_name, variant_summary
+
+JSON = dict[str, Any]
+
+#: The largest request body the API reads (bytes): ample for any hand, small for a phone server.
+MAX_BODY: Final = 64 * 1024
+#: The most melds one contract call may carry (a contract has at most six).
+MAX_MELDS: Final = 20
+
+CALLS: Final = ("meld", "contract", "layoff", "penalty", "solve")
+
+
+def bad(code: str, **params: Any) -> RefereeError:
+    """An input error with a web-level code (see `messages.WEB_CODES`)."""
+    return RefereeError(code, **params)
+
+
+def decode(data: bytes) -> Any:
+    """The JSON value of a request body; `bad_json` for anything that is not JSON."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise bad("bad_json") from None
+
+
+def body_language(body: Any) -> str | None:
+    """The `lang` a body asks for (None when it asks for none); `bad_language` if unknown."""
+    if not isinstance(body, Mapping) or body.get("lang") is None:
+        return None
+    lang = body["lang"]
+    if not isinstance(lang, str):
+        raise bad("wrong_type", field="lang", expected="string")
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        raise bad("bad_language", lang=lang[:20])
+    return code
+
+
+def _required(body: Mapping[str, Any], field: str) -> Any:
+    if body.get(field) is None:
+        raise bad("missing_field", field=field)
+    return body[field]
+
+
+def _integer(body: Mapping[str, Any], field: str) -> int:
+    value = _required(body, field)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise bad("wrong_type", field=field, expected="integer")
+    return value
+
+
+def _boolean(body: Mapping[str, Any], field: str, default: bool) -> bool:
+    value = body.get(field)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise bad("wrong_type", field=field, expected="boolean")
+    return value
+
+
+def _is_cards(value: Any) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(token, str) for token in value)
+    )
+
+
+def _cards(value: Any, field: str, lang: str | None, *, limit: int = MAX_CARDS) -> tuple[Card, ...]:
+    if not _is_cards(value):
+        raise bad("wrong_type", field=field, expected="cards")
+    return parse_cards(value, lang, limit=limit)
+
+
+def _field_cards(body: Mapping[str, Any], field: str, lang: str | None) -> tuple[Card, ...]:
+    return _cards(_required(body, field), field, lang)
+
+
+def _variant(body: Mapping[str, Any]) -> Variant:
+    name = _required(body, "variant")
+    if not isinstance(name, str):
+        raise bad("wrong_type", field="variant", expected="string")
+    house_rules = body.get("house_rules")
+    if house_rules is not None and not isinstance(house_rules, Mapping):
+        raise bad("wrong_type", field="house_rules", expected="object")
+    return get_variant(name, house_rules)
+
+
+def _round(body: Mapping[str, Any], variant: Variant) -> int:
+    number = _integer(body, "round")
+    variant.check_round(number)
+    return number
+
+
+# -- the calls ------------------------------------------------------------------------------
+
+
+def _meld(body: Mapping[str, Any], lang: str | None) -> JSON:
+    variant = _variant(body)
+    cards = _field_cards(body, "cards", lang)
+    return verdicts.meld_answer(check_meld(cards, variant))
+
+
+def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
+    variant = _variant(body)
+    if not variant.has_contracts:
+        raise RefereeError("no_contract", variant=variant.id)
+    number = _round(body, variant)
+    melds = _required(body, "melds")
+    if not isinstance(melds, list) or not all(_is_cards(meld) for meld in melds):
+        raise bad("wrong_type", field="melds", expected="melds")
+    if len(melds) > MAX_MELDS:
+        raise bad("too_many_melds", limit=MAX_MELDS)
+    parsed: list[tuple[Card, ...]] = []
+    left = MAX_CARDS
+    for meld in melds:
+        cards = _cards(meld, "melds", lang, limit=left)
+        left -= len(cards)
+        parsed.append(cards)
+    going_out = _boolean(body, "going_out", False)
+    return verdicts.contract_answer(check_contract(parsed, variant, number, going_out=going_out))
+
+
+def _layoff(body: Mapping[str, Any], lang: str | None) -> JSON:
+    variant = _variant(body)
+    meld = _field_cards(body, "meld", lang)
+    cards = _field_cards(body, "cards", lang)
+    if len(meld) + len(cards) > MAX_CARDS:
+        raise RefereeError("too_many_cards", limit=MAX_CARDS)
+    return verdicts.layoff_answer(check_layoff(meld, cards, variant))
+
+
+def _penalty(body: Mapping[str, Any], lang: str | None) -> JSON:
+    variant = _variant(body)
+    cards = _field_cards(body, "cards", lang)
+    return verdicts.penalty_answer(cards, variant)
+
+
+def _solve(body: Mapping[str, Any], lang: str | None) -> JSON:
+    from referee.engine.solver import solve  # the solver is the heaviest module: load on use
+
+    variant = _variant(body)
+    # Rummy has no rounds to ask about: the round is ignored, whatever it is.
+    number = _round(body, variant) if variant.has_contracts else 1
+    hand = _field_cards(body, "hand", lang)
+    return verdicts.solution_answer(solve(hand, variant, number))
+
+
+_HANDLERS: Final[Mapping[str, Callable[[Mapping[str, Any], str | None], JSON]]] = {
+    "meld": _meld,
+    "contract": _contract,
+    "layoff": _layoff,
+    "penalty": _penalty,
+    "solve": _solve,
+}
+
+
+def answer(call: str, body: Any, *, lang: str | None = None) -> JSON:
+    """SPEC's answer to `call` for a decoded JSON `body`; RefereeError for bad input.
+
+    `lang` (the body's own `lang` wins) adds that language's rank letters to the card reader.
+    """
+    if not isinstance(body, Mapping):
+        raise bad("not_an_object")
+    lang = body_language(body) or lang
+    return _HANDLERS[call](body, lang)
+
+
+# -- the variants list ------------------------------------------------------------------------
+
+
+def variant_data(variant: Variant) -> JSON:
+    """`Variant.to_dict()` with the name, a summary and each round's contract in words."""
+    data = variant.to_dict()
+    data["name"] = variant_name(variant.id)
+    data["summary"] = variant_summary(variant.id)
+    for item, contract in zip(data["rounds"], variant.contracts, strict=True):
+        item["contract_text"] = contract_text(contract)
+    return data
+
+
+def variants_answer(ids: Sequence[str] | None = None) -> JSON:
+    """GET /api/v1/variants: every registered variant, in SPEC order."""
+    chosen = VARIANTS.values() if ids is None else [VARIANTS[i] for i in ids]
+    return {"variants": [variant_data(v) for v in chosen]}
