@@ -1,0 +1,66 @@
+// Games: live sums while counting a hand by value class, and +/- steppers for thumbs.
+// Everything here is an extra: the forms work and are checked on the server without it.
+(function () {
+  "use strict";
+
+  function seatOf(el) { return el.closest("fieldset.seat"); }
+
+  function sumClasses(seat) {
+    var total = 0, any = false;
+    seat.querySelectorAll("input.class-input").forEach(function (input) {
+      var n = parseInt(input.value, 10);
+      if (n > 0) { any = true; total += n * parseInt(input.dataset.points, 10); }
+    });
+    var penalty = seat.querySelector("input.penalty-input");
+    if (penalty && any) { penalty.value = String(total); }
+  }
+
+  function addSteppers(root) {
+    root.querySelectorAll("input.class-input:not([data-stepper])").forEach(function (input) {
+      input.setAttribute("data-stepper", "");
+      var box = document.createElement("div");
+      box.className = "stepper";
+      var minus = document.createElement("button");
+      minus.type = "button"; minus.textContent = "−"; minus.setAttribute("aria-label", "−1");
+      var plus = document.createElement("button");
+      plus.type = "button"; plus.textContent = "+"; plus.setAttribute("aria-label", "+1");
+      input.parentNode.insertBefore(box, input);
+      box.appendChild(minus); box.appendChild(input); box.appendChild(plus);
+      function step(by) {
+        var n = Math.max(0, (parseInt(input.value, 10) || 0) + by);
+        input.value = n ? String(n) : "";
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+      minus.addEventListener("click", function () { step(-1); });
+      plus.addEventListener("click", function () { step(1); });
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (target.matches("input.class-input")) {
+      var seat = seatOf(target);
+      if (seat) { sumClasses(seat); }
+    } else if (target.matches(".cards-input, textarea[data-seat], input[data-seat]") &&
+               !target.matches(".penalty-input")) {
+      // The cards decide: a number typed before would only disagree with them.
+      var form = target.closest("form");
+      var penalty = form && form.querySelector('input.penalty-input[data-seat="' + target.dataset.seat + '"]');
+      if (penalty && target.value.trim()) { penalty.value = ""; }
+    }
+  });
+
+  // The round form tells which seat went out: its own penalty box is not needed then.
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "went_out") {
+      document.querySelectorAll("fieldset.seat").forEach(function (seat) {
+        var radio = seat.querySelector('input[name="went_out"]');
+        seat.classList.toggle("is-out", !!(radio && radio.checked));
+      });
+    }
+  });
+
+  function init(root) { addSteppers(root || document); }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (event) { init(event.target); });
+})();
