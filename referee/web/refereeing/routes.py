@@ -1,3 +1,120 @@
-"""The routes of the refereeing blueprint."""
+"""The referee page: `/referee` checks a meld, a contract, a lay-off, a joker swap or a hand.
 
-from . import bp, picker  # noqa: F401
+Every check is a GET with its fields in the query string, so a check's URL reproduces it and
+the page works as a plain form without JavaScript. An htmx request aimed at the verdict gets
+only `_verdict.html` back (`Vary: HX-Request, HX-Target`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import make_response, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from referee.engine.variants import VARIANTS
+from referee.web.i18n import current_language
+from referee.web.messages import (
+    choice_label,
+    contract_text,
+    house_rule_label,
+    variant_name,
+)
+
+from . import bp, picker  # noqa: F401  (picker registers the card picker's template global)
+from .checks import CARD_FIELDS, CHECKS, Outcome, run_check
+
+VERDICT_TARGET = "verdict"
+
+
+def check_labels() -> dict[str, str]:
+    return {
+        "meld": gettext("Meld"),
+        "contract": gettext("Contract"),
+        "layoff": gettext("Lay-off"),
+        "swap": gettext("Joker swap"),
+        "solve": gettext("My hand"),
+    }
+
+
+def context_args(outcome: Outcome) -> dict[str, Any]:
+    """The query that keeps the game at hand (variant, round, house rules, game) on a link."""
+    context = outcome.context
+    args: dict[str, Any] = {"variant": context.variant_id}
+    if context.round is not None:
+        args["round"] = context.round
+    if context.house_rules_text:
+        args["house_rules"] = context.house_rules_text
+    if context.game_id:
+        args["game"] = context.game_id
+    return args
+
+
+def share_url(outcome: Outcome) -> str:
+    """The address that reproduces this check, in the table's notation and language."""
+    args = {"check": outcome.check, **context_args(outcome)}
+    for name in CARD_FIELDS[outcome.check]:
+        if outcome.values.get(name, "").strip():
+            args[name] = outcome.values[name]
+    if outcome.check == "contract" and outcome.values.get("going_out"):
+        args["going_out"] = "1"
+    args["notation"] = outcome.notation
+    args["lang"] = current_language()
+    return url_for("refereeing.index", _external=True, **args)
+
+
+def _rule_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if value is None:
+        return gettext("none")
+    if isinstance(value, str):
+        return choice_label(value)
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(isinstance(v, dict) and {"sets", "runs"} <= set(v) for v in value)
+    ):
+        return "; ".join(contract_text(v) for v in value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
+
+
+@bp.get("/referee")
+def index() -> ResponseReturnValue:
+    outcome = run_check(request.args, current_language())
+    context = outcome.context
+    variant = context.variant
+    rounds = [
+        (number, contract_text(contract))
+        for number, contract in enumerate(variant.contracts, start=1)
+    ]
+    partial = (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-Target") == VERDICT_TARGET
+    )
+    page = render_template(
+        "refereeing/_verdict.html" if partial else "refereeing/index.html",
+        outcome=outcome,
+        context=context,
+        checks=CHECKS,
+        check_labels=check_labels(),
+        fields=CARD_FIELDS[outcome.check],
+        variants=[(variant_id, variant_name(variant_id)) for variant_id in VARIANTS],
+        rounds=rounds,
+        house_rules=[
+            (house_rule_label(name), _rule_value(value))
+            for name, value in context.house_rules.items()
+        ],
+        context_args=context_args(outcome),
+        share_url=share_url(outcome) if outcome.verdict is not None else None,
+        verdict_target=VERDICT_TARGET,
+    )
+    response = make_response(page, outcome.status)
+    response.vary.add("HX-Request")
+    response.vary.add("HX-Target")
+    return response

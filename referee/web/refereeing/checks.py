@@ -1,0 +1,555 @@
+"""The referee's checks as the page shows them: read the query, ask the engine, shape the verdict.
+
+Everything here works on plain values (a mapping of the query's fields), so the page, its htmx
+partial and the tests share one path. Words come from `referee.web.messages`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+
+from referee.engine.cards import LOCAL_RANK_LETTERS, Card, parse_cards
+from referee.engine.contracts import check_contract
+from referee.engine.errors import RefereeError, Violation
+from referee.engine.layoffs import check_joker_swap, check_layoff
+from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld
+from referee.engine.scoring import penalty_of
+from referee.engine.variants import VARIANTS, Variant, get_variant
+from referee.web.messages import card_label, contract_text, describe, meld_kind_label
+
+from .picker import local_letter
+
+CHECKS: tuple[str, ...] = ("meld", "contract", "layoff", "swap", "solve")
+#: The card fields each check reads, in the order the page shows them.
+CARD_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "meld": ("cards",),
+    "contract": ("melds",),
+    "layoff": ("meld", "cards"),
+    "swap": ("meld", "card"),
+    "solve": ("hand",),
+}
+DEFAULT_VARIANT = "contract"
+MAX_MELDS = 12
+MAX_FIELD = 2000  # characters in one field; far more than any hand
+_MELD_BREAK = re.compile(r"\r?\n|\|")
+
+
+# -- what the page shows ------------------------------------------------------------------
+
+
+@dataclass
+class CardView:
+    """One card as the verdict shows it."""
+
+    text: str  # D♣, JK
+    suit_class: str  # suit-c ... or joker
+    stands_for: str | None = None  # what a joker stands for, as the table writes it
+    flagged: bool = False  # a reason is about this card
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit_class == "joker"
+
+
+@dataclass
+class Reason:
+    message: str
+    meld: int | None = None  # the meld of a contract it is about (0-based)
+
+
+@dataclass
+class MeldView:
+    cards: list[CardView]
+    valid: bool
+    kind: str | None = None  # "set"/"run" in words
+    jokers: list[str] = field(default_factory=list)  # "JK = 7♥" sentences
+    ambiguous: bool = False
+    reasons: list[Reason] = field(default_factory=list)
+    title: str = ""
+
+
+@dataclass
+class Verdict:
+    check: str
+    valid: bool
+    headline: str
+    melds: list[MeldView] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)  # about the whole, not one meld
+    note: str = ""
+    # the solver's answer
+    leftover: list[CardView] = field(default_factory=list)
+    leftover_penalty: int | None = None
+    missing: list[CardView] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    """The game at hand: variant with house rules, round, the shoe, and the game if one is open."""
+
+    variant_id: str
+    variant: Variant
+    round: int | None
+    house_rules: dict[str, Any]
+    house_rules_text: str
+    decks: int
+    jokers: int
+    game: Mapping[str, Any] | None = None
+    game_id: str = ""
+
+    @property
+    def contract_text(self) -> str | None:
+        if self.round is None or not self.variant.has_contracts:
+            return None
+        try:
+            return contract_text(self.variant.contract_for(self.round))
+        except RefereeError:
+            return None
+
+
+@dataclass
+class Outcome:
+    """Everything a render needs: the context, the fields as entered, errors, the verdict."""
+
+    check: str
+    context: Context
+    values: dict[str, str]
+    notation: str
+    errors: dict[str, list[str]] = field(default_factory=dict)  # field -> messages
+    verdict: Verdict | None = None
+    status: int = 200
+    missing_fields: list[str] = field(default_factory=list)
+
+    @property
+    def form_errors(self) -> list[str]:
+        """What keeps the check from running (a game not found does not)."""
+        return [m for name, messages in self.errors.items() if name != "game" for m in messages]
+
+
+# -- reading the query --------------------------------------------------------------------
+
+
+def _text(args: Mapping[str, Any], name: str) -> str:
+    value = args.get(name)
+    return value[:MAX_FIELD] if isinstance(value, str) else ""
+
+
+def _load_game(game_id: str) -> Mapping[str, Any] | None:
+    """The open game's data (SPEC GET-game shape) from the score keeper, or None."""
+    from referee.web.games.store import game_json
+
+    try:
+        return game_json(game_id)
+    except (LookupError, ValueError):
+        return None
+
+
+def _game_round(game: Mapping[str, Any]) -> int | None:
+    upcoming = game.get("next_round")
+    if isinstance(upcoming, Mapping) and isinstance(upcoming.get("round"), int):
+        return int(upcoming["round"])
+    rounds = game.get("rounds") or []
+    if rounds and isinstance(rounds[-1], Mapping) and isinstance(rounds[-1].get("round"), int):
+        return int(rounds[-1]["round"])
+    return None
+
+
+def _game_shoe(game: Mapping[str, Any]) -> tuple[int, int] | None:
+    upcoming = game.get("next_round")
+    shoe = upcoming.get("shoe") if isinstance(upcoming, Mapping) else None
+    if isinstance(shoe, Mapping):
+        decks, jokers = shoe.get("decks"), shoe.get("jokers")
+        if isinstance(decks, int) and isinstance(jokers, int):
+            return decks, jokers
+    return None
+
+
+def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple[Context, int]:
+    """The variant, house rules and round the check runs under; errors go into `errors`."""
+    status = 200
+    game_id = _text(args, "game").strip()
+    game = _load_game(game_id) if game_id else None
+    if game_id and game is None:
+        errors.setdefault("game", []).append(
+            gettext("That game was not found. The check uses the rules chosen below.")
+        )
+        status = 404
+        game_id = ""
+
+    variant_id = _text(args, "variant").strip() or (game or {}).get("variant") or DEFAULT_VARIANT
+    rules_text = _text(args, "house_rules").strip()
+    house_rules: dict[str, Any] = {}
+    if rules_text:
+        try:
+            loaded = json.loads(rules_text)
+        except ValueError:
+            loaded = None
+        if isinstance(loaded, dict):
+            house_rules = loaded
+        else:
+            errors.setdefault("house_rules", []).append(
+                describe("bad_house_rule", {"rule": "house_rules", "value": rules_text[:80]})
+            )
+            status = 400
+    elif game is not None and isinstance(game.get("house_rules"), Mapping):
+        house_rules = dict(game["house_rules"])
+        rules_text = json.dumps(house_rules, ensure_ascii=False, separators=(",", ":"))
+
+    try:
+        variant = get_variant(variant_id, house_rules or None)
+    except RefereeError as error:
+        errors.setdefault(
+            "variant" if error.code == "unknown_variant" else "house_rules", []
+        ).append(describe(error.code, error.params))
+        status = 400
+        try:
+            variant = get_variant(variant_id)
+        except RefereeError:
+            variant = VARIANTS[DEFAULT_VARIANT]
+        house_rules = {}
+    variant_id = variant.id
+
+    round_number: int | None = None
+    round_text = _text(args, "round").strip()
+    if variant.has_contracts:
+        if round_text:
+            try:
+                round_number = int(round_text)
+                variant.check_round(round_number)
+            except ValueError as error:
+                code = getattr(error, "code", "bad_round")
+                params = getattr(
+                    error, "params", {"round": round_text[:8], "rounds": variant.rounds}
+                )
+                errors.setdefault("round", []).append(describe(code, params))
+                status = 400
+                round_number = 1
+        else:
+            from_game = _game_round(game) if game is not None else None
+            round_number = from_game if from_game and from_game <= (variant.rounds or 0) else 1
+
+    shoe = _game_shoe(game) if game is not None and game.get("variant") == variant_id else None
+    decks, jokers = shoe or (variant.max_decks, variant.max_jokers)
+    context = Context(
+        variant_id=variant_id,
+        variant=variant,
+        round=round_number,
+        house_rules=house_rules,
+        house_rules_text=rules_text if house_rules else "",
+        decks=decks,
+        jokers=jokers,
+        game=game,
+        game_id=game_id,
+    )
+    return context, status
+
+
+def split_melds(text: str) -> list[str]:
+    """One meld per line (or between bars), blank lines left out."""
+    return [part for part in (p.strip() for p in _MELD_BREAK.split(text)) if part]
+
+
+def format_local(cards: Sequence[Card], lang: str) -> str:
+    """Cards as a table of `lang` writes them: ``D♣ 10♥ JK=7♥``."""
+    out = []
+    for card in cards:
+        target = card.stands_for if card.is_joker else card
+        if target is None or target.rank is None or target.suit is None:
+            out.append("JK")
+            continue
+        text = f"{local_letter(target.rank, lang)}{target.suit.symbol}"
+        out.append(f"JK={text}" if card.is_joker else text)
+    return " ".join(out)
+
+
+# -- running a check ----------------------------------------------------------------------
+
+
+def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
+    """Read the query, run the check it asks for, and say what came out."""
+    check = _text(args, "check")
+    check = check if check in CHECKS else "meld"
+    notation = _text(args, "notation")
+    notation = notation if notation in LOCAL_RANK_LETTERS else lang
+    errors: dict[str, list[str]] = {}
+    context, status = read_context(args, errors)
+    values = {name: _text(args, name) for name in ("cards", "melds", "meld", "card", "hand")}
+    outcome = Outcome(check, context, values, notation=lang, errors=errors, status=status)
+    going_out = _text(args, "going_out") in ("1", "on", "true", "y", "yes")
+    outcome.values["going_out"] = "1" if going_out else ""
+
+    wanted = CARD_FIELDS[check]
+    parsed: dict[str, Any] = {}
+    for name in wanted:
+        text = values[name]
+        if not text.strip():
+            continue
+        try:
+            if name == "melds":
+                melds = split_melds(text)
+                if len(melds) > MAX_MELDS:
+                    raise RefereeError("too_many_melds", limit=MAX_MELDS)
+                parsed[name] = [parse_cards(m, notation) for m in melds]
+            else:
+                parsed[name] = parse_cards(text, notation)
+                if name == "card" and len(parsed[name]) != 1:
+                    raise RefereeError("bad_input", field=_field_label(name))
+        except RefereeError as error:
+            outcome.errors.setdefault(name, []).append(describe(error.code, error.params))
+
+    # A link shared from a table of another language: rewrite the cards in this page's letters.
+    if notation != lang and not any(name in outcome.errors for name in wanted):
+        for name, cards in parsed.items():
+            if name == "melds":
+                values[name] = "\n".join(format_local(meld, lang) for meld in cards)
+            else:
+                values[name] = format_local(cards, lang)
+
+    outcome.missing_fields = [n for n in wanted if not values[n].strip()]
+    if any(name != "game" for name in outcome.errors):
+        # Nothing is checked on input that could not be read; the page says what to fix.
+        outcome.status = 400
+        return outcome
+    if outcome.missing_fields:
+        return outcome
+    try:
+        outcome.verdict = _RUNNERS[check](parsed, context, going_out)
+    except RefereeError as error:
+        outcome.errors.setdefault("check", []).append(describe(error.code, error.params))
+        outcome.status = 400
+    return outcome
+
+
+def _field_label(name: str) -> str:
+    labels = {
+        "cards": gettext("Cards"),
+        "melds": gettext("Melds"),
+        "meld": gettext("Meld on the table"),
+        "card": gettext("Card from the hand"),
+        "hand": gettext("Hand"),
+    }
+    return labels[name]
+
+
+# -- shaping verdicts ---------------------------------------------------------------------
+
+
+def card_view(card: Card, flagged: bool = False) -> CardView:
+    if card.is_joker:
+        declared = card.stands_for
+        return CardView(
+            "JK", "joker", card_label(declared) if declared is not None else None, flagged
+        )
+    assert card.suit is not None
+    return CardView(card_label(card), f"suit-{card.suit.value.lower()}", None, flagged)
+
+
+def _about(card: Card, violations: Sequence[Violation]) -> bool:
+    """Whether a reason names this card (by the card, its rank or its suit)."""
+    plain = card.stands_for or card
+    for v in violations:
+        named = v.params.get("card") or v.params.get("joker")
+        if named is not None and str(named) in (str(card.plain), str(plain), str(card)):
+            return True
+        if card.is_natural and card.rank is not None and card.suit is not None:
+            if v.code == "run_ranks_repeat" and v.params.get("rank") == card.rank.letter:
+                return True
+            if v.code == "set_suits_repeat" and v.params.get("suit") == card.suit.value:
+                return True
+    return False
+
+
+def _joker_sentences(reading: Reading) -> list[str]:
+    return [
+        gettext("The joker stands for %(card)s.", card=card_label(stands_for))
+        for _joker, stands_for in reading.jokers
+    ]
+
+
+def meld_view(
+    verdict: MeldVerdict, violations: Sequence[Violation] = (), title: str = ""
+) -> MeldView:
+    """One meld: its cards in meld order, its kind, its jokers, and what is wrong with it."""
+    reasons = list(violations) or list(verdict.violations)
+    if verdict.valid and verdict.reading is not None:
+        reading = verdict.reading
+        cards = [card_view(c) for c in reading.cards]
+        for view, c in zip(cards, reading.cards, strict=True):
+            if c.stands_for is not None:
+                view.stands_for = card_label(c.stands_for)
+            view.flagged = _about(c, reasons)
+        jokers = _joker_sentences(reading)
+        if verdict.ambiguous:
+            others = [
+                "; ".join(_joker_sentences(r)) or meld_kind_label(r.kind)
+                for r in verdict.readings[1:4]
+            ]
+            jokers.append(gettext("It could also be read: %(others)s", others=" / ".join(others)))
+        return MeldView(
+            cards=cards,
+            valid=not reasons,
+            kind=meld_kind_label(reading.kind),
+            jokers=jokers,
+            ambiguous=verdict.ambiguous,
+            reasons=[Reason(describe(v.code, v.params), v.meld) for v in reasons],
+            title=title,
+        )
+    return MeldView(
+        cards=[card_view(c, _about(c, reasons)) for c in verdict.cards],
+        valid=False,
+        reasons=[Reason(describe(v.code, v.params), v.meld) for v in reasons],
+        title=title,
+    )
+
+
+def _meld_title(index: int) -> str:
+    return gettext("Meld %(number)s", number=index + 1)
+
+
+def _check_meld(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+    verdict = check_meld(parsed["cards"], context.variant)
+    view = meld_view(verdict)
+    if verdict.valid and verdict.kind is MeldKind.SET:
+        headline = gettext("Valid: this is a set.")
+    elif verdict.valid:
+        headline = gettext("Valid: this is a run.")
+    else:
+        headline = gettext("Not a valid meld.")
+    return Verdict("meld", verdict.valid, headline, melds=[view])
+
+
+def _check_contract(parsed: Mapping[str, Any], context: Context, going_out: bool) -> Verdict:
+    if not context.variant.has_contracts:
+        raise RefereeError("no_contract", variant=context.variant.id)
+    assert context.round is not None
+    verdict = check_contract(parsed["melds"], context.variant, context.round, going_out=going_out)
+    views = []
+    for index, meld in enumerate(verdict.melds):
+        own = [v for v in verdict.violations if v.meld == index]
+        views.append(meld_view(meld, own, _meld_title(index)))
+    whole = [Reason(describe(v.code, v.params)) for v in verdict.violations if v.meld is None]
+    contract = contract_text(verdict.contract)
+    if verdict.valid:
+        headline = gettext("Valid: the contract %(contract)s is met.", contract=contract)
+        if going_out:
+            headline = gettext(
+                "Valid: the contract %(contract)s is met and the player goes out.",
+                contract=contract,
+            )
+    else:
+        headline = gettext("The contract %(contract)s is not met.", contract=contract)
+    return Verdict("contract", verdict.valid, headline, melds=views, reasons=whole)
+
+
+def _check_layoff(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+    table = check_meld(parsed["meld"], context.variant)
+    verdict = check_layoff(parsed["meld"], parsed["cards"], context.variant)
+    if not table.valid:
+        view = meld_view(table, title=gettext("The meld on the table"))
+        return Verdict(
+            "layoff",
+            False,
+            gettext("The meld on the table is not a valid meld, so nothing can be laid off on it."),
+            melds=[view],
+        )
+    view = meld_view(verdict.meld, verdict.violations, gettext("The meld after the lay-off"))
+    if verdict.valid and verdict.meld.kind is MeldKind.SET:
+        headline = gettext("Valid: the cards may be laid off; the set stays a set.")
+    elif verdict.valid:
+        headline = gettext("Valid: the cards may be laid off; the run stays a run.")
+    else:
+        headline = gettext("These cards cannot be laid off on this meld.")
+        view.cards = [card_view(c, _about(c, verdict.violations)) for c in verdict.meld.cards]
+    return Verdict("layoff", verdict.valid, headline, melds=[view])
+
+
+def _check_swap(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+    card = parsed["card"][0]
+    verdict = check_joker_swap(parsed["meld"], card, context.variant)
+    if verdict.valid:
+        view = meld_view(verdict.meld, title=gettext("The meld after the swap"))
+        freed = verdict.joker_as
+        headline = gettext("Valid: %(card)s takes the joker's place.", card=card_label(card))
+        note = (
+            gettext(
+                "The joker stood for %(card)s and goes to the player's hand.",
+                card=card_label(freed),
+            )
+            if freed is not None
+            else ""
+        )
+        return Verdict("swap", True, headline, melds=[view], note=note)
+    table = check_meld(parsed["meld"], context.variant)
+    view = meld_view(table, verdict.violations, gettext("The meld on the table"))
+    view.valid = False
+    return Verdict("swap", False, gettext("This joker swap is not allowed."), melds=[view])
+
+
+def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+    from referee.engine.solver import solve
+
+    hand = parsed["hand"]
+    solution = solve(hand, context.variant, context.round or 1)
+    views = []
+    for index, reading in enumerate(solution.melds):
+        views.append(
+            meld_view(MeldVerdict(reading.cards, (reading,), ()), title=_meld_title(index))
+        )
+    leftover = [card_view(c) for c in solution.leftover]
+    missing = [card_view(c) for c in solution.missing]
+    penalty = solution.leftover_penalty
+    if not context.variant.has_contracts:
+        if views:
+            headline = gettext(
+                "Lay these down: %(penalty)s points stay in the hand.", penalty=penalty
+            )
+        else:
+            headline = gettext("No meld can be laid down from this hand.")
+        valid = bool(views)
+    elif solution.can_meet_contract:
+        valid = True
+        contract = contract_text(context.variant.contract_for(context.round or 1))
+        if solution.leftover:
+            headline = gettext(
+                "Yes: this hand can lay down %(contract)s; %(penalty)s points stay in the hand.",
+                contract=contract,
+                penalty=penalty,
+            )
+        else:
+            headline = gettext(
+                "Yes: this hand lays down %(contract)s with no card left: it can go out.",
+                contract=contract,
+            )
+    else:
+        valid = False
+        contract = contract_text(context.variant.contract_for(context.round or 1))
+        headline = gettext("Not yet: this hand cannot lay down %(contract)s.", contract=contract)
+    note = ""
+    if not valid and missing:
+        note = gettext(
+            "Nearest: with %(cards)s it would work.", cards=" ".join(c.text for c in missing)
+        )
+    return Verdict(
+        "solve",
+        valid,
+        headline,
+        melds=views,
+        note=note,
+        leftover=leftover,
+        leftover_penalty=penalty if penalty is not None else penalty_of(hand, context.variant),
+        missing=missing,
+    )
+
+
+_RUNNERS: Mapping[str, Callable[[Mapping[str, Any], Context, bool], Verdict]] = {
+    "meld": _check_meld,
+    "contract": _check_contract,
+    "layoff": _check_layoff,
+    "swap": _check_swap,
+    "solve": _check_solve,
+}
