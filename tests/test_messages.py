@@ -89,6 +89,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "bad_language": {"lang": "xx"},
     "too_many_melds": {"limit": 20},
     "payload_too_large": {"limit": 65536},
+    "house_rule_syntax": {"input": "jokers"},
 }
 
 # Where a language rightly uses the English word (checked by hand, not by the test).

@@ -646,6 +646,9 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "That is too many melds: at most %(num)d at once.",
         _num(p["limit"]),
     ),
+    "house_rule_syntax": lambda p: gettext(
+        "Write a house rule as name=value, like max_jokers_per_meld=2, not “%(input)s”.", **p
+    ),
     "payload_too_large": lambda p: gettext(
         "The request is too large: at most %(limit)s bytes.", **p
     ),
@@ -660,6 +663,7 @@ WEB_CODES: Final = frozenset(
         "bad_language",
         "too_many_melds",
         "payload_too_large",
+        "house_rule_syntax",
     }
 )
 """Codes the web layer adds to the engine's (bad request bodies)."""
