@@ -1,3 +1,242 @@
-"""The routes of the printing blueprint."""
+"""The routes of the printing blueprint: rule pages, rule cards and score sheets.
 
-from . import bp  # noqa: F401
+- `/rules` lists the variants; `/rules/<variant>` is the rule page.
+- `/rules/<variant>.pdf?lang=&paper=a4|letter` is the rule card (WeasyPrint, same template).
+- `/sheets/<variant>.pdf?lang=&paper=&players=Ann,Bo,...` is a blank score sheet (ReportLab).
+- `/games/<id>/sheet.pdf` is a game's filled sheet.
+
+House rules come in the query (`?house_rules=<JSON>` or one parameter per rule) and change
+the page, the card and the sheet. PDFs are built once per key and answered with an ETag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from flask import Response, abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import format_date, gettext
+
+from referee.engine.errors import RefereeError
+from referee.engine.variants import VARIANTS
+
+from .. import messages
+from ..i18n import current_language
+from . import bp
+from .forms import PAPERS, SheetForm
+from .house import TableRules, overrides_from_query, table_rules
+from .pdfs import CACHE, Built, FontMissingError, render_rule_card
+from .rulebook import _facts, build_rulebook
+from .sheets import blank_sheet as build_blank_sheet
+from .sheets import game_sheet as build_game_sheet
+from .sheets import render_sheet
+from .words import variant_name
+
+#: Players' names on a sheet: at most this long each.
+MAX_NAME_LENGTH = 24
+#: Players on a blank sheet when the form names nobody.
+DEFAULT_PLAYERS = 4
+
+
+def describe(error: RefereeError) -> str:
+    """The engine error in the request's language."""
+    return messages.describe_error(error)
+
+
+def _table(variant: str) -> TableRules:
+    """The variant with the query's house rules, or a 404/400 that says what is wrong."""
+    try:
+        overrides = overrides_from_query(request.args)
+    except RefereeError as error:
+        abort(400, description=describe(error))
+    try:
+        return table_rules(variant, overrides)
+    except RefereeError as error:
+        abort(404 if error.code == "unknown_variant" else 400, description=describe(error))
+
+
+def _paper() -> str:
+    paper = request.args.get("paper", "a4").strip().lower() or "a4"
+    if paper not in PAPERS:
+        abort(400, description=gettext("Paper must be A4 or Letter."))
+    return paper
+
+
+def _pdf_response(built: Built, filename: str, *, max_age: int) -> Response:
+    response = Response(built.body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.set_etag(built.etag)
+    response.cache_control.public = max_age > 0
+    response.cache_control.max_age = max_age
+    if max_age == 0:
+        response.cache_control.no_cache = True
+    return response.make_conditional(request)
+
+
+def _cached_pdf(
+    key: tuple[Any, ...], build: Callable[[], Built], filename: str, *, max_age: int = 3600
+) -> Response:
+    try:
+        built = CACHE.get_or_build(key, build)
+    except FontMissingError:
+        abort(503, description=gettext("Printing is not available: its font is not installed."))
+    return _pdf_response(built, filename, max_age=max_age)
+
+
+@bp.get("/rules")
+def index() -> ResponseReturnValue:
+    """Every variant with a line about it."""
+    variants = [(variant, variant_name(variant), _facts(variant)) for variant in VARIANTS.values()]
+    return render_template("printing/index.html", variants=variants)
+
+
+@bp.get("/rules/<variant>")
+def rules(variant: str) -> ResponseReturnValue:
+    """The rules of a variant as a page, with the buttons that print them."""
+    table = _table(variant)
+    if table.variant.id != variant:  # an alias or another spelling: one address per variant
+        return redirect(url_for("printing.rules", variant=table.variant.id, **request.args), 301)
+    lang = current_language()
+    form = SheetForm(
+        data={"players": "", "paper": "letter" if lang == "en" and _us_reader() else "a4"}
+    )
+    form.house_rules.data = table.key
+    form.lang.data = lang
+    return render_template(
+        "printing/rules.html",
+        book=build_rulebook(table, lang),
+        for_print=False,
+        table_query=table.query(),
+        sheet_form=form,
+    )
+
+
+def _us_reader() -> bool:
+    """US and Canadian readers print on Letter; the rest of the world on A4."""
+    best = request.accept_languages.best or ""
+    return best.lower() in ("en-us", "en-ca")
+
+
+@bp.get("/rules/<variant>.pdf")
+def rule_card(variant: str) -> ResponseReturnValue:
+    """The rule card: page 1 the summary, page 2 the full rules."""
+    table = _table(variant)
+    paper = _paper()
+    lang = current_language()
+    key = ("rule_card", table.variant.id, table.key, lang, paper)
+    return _cached_pdf(
+        key,
+        lambda: render_rule_card(table, lang, paper),
+        f"{table.variant.id}-rules-{lang}-{paper}.pdf",
+    )
+
+
+def _players_from(text: str, table: TableRules) -> list[str]:
+    """Names from "Ann, Bo, Cy", or as many empty columns as a lone number says."""
+    variant = table.variant
+    text = text.strip()
+    if not text:
+        count = min(max(DEFAULT_PLAYERS, variant.min_players), variant.max_players)
+        return [""] * count
+    if text.isdigit():
+        count = int(text)
+        names = [""] * count
+    else:
+        names = [name.strip() for name in text.replace(";", ",").split(",")]
+        names = [name for name in names if name]
+        if any(len(name) > MAX_NAME_LENGTH for name in names):
+            raise ValueError(
+                gettext("A name may be at most %(num)d characters long.", num=MAX_NAME_LENGTH)
+            )
+        if len({name.casefold() for name in names}) != len(names):
+            raise ValueError(gettext("Two players have the same name."))
+        count = len(names)
+    if not variant.min_players <= count <= variant.max_players:
+        raise ValueError(
+            gettext(
+                "This variant is for %(low)s to %(high)s players, not %(players)s.",
+                low=variant.min_players,
+                high=variant.max_players,
+                players=count,
+            )
+        )
+    return names
+
+
+@bp.get("/sheets/<variant>.pdf")
+def blank_sheet(variant: str) -> ResponseReturnValue:
+    """A blank score sheet; names printed if given."""
+    table = _table(variant)
+    lang = current_language()
+    form = SheetForm(request.args)
+    paper = request.args.get("paper", "a4").strip().lower() or "a4"
+    try:
+        if paper not in PAPERS:
+            raise ValueError(gettext("Paper must be A4 or Letter."))
+        players = _players_from(request.args.get("players", ""), table)
+    except ValueError as error:
+        # Back to the form with what was typed and what is wrong with it.
+        if paper not in PAPERS:
+            form.paper.errors = [str(error)]
+            form.paper.data = "a4"
+        else:
+            form.players.errors = [str(error)]
+        form.house_rules.data = table.key
+        form.lang.data = lang
+        page = render_template(
+            "printing/sheet_form.html",
+            variant_id=table.variant.id,
+            name=variant_name(table.variant),
+            sheet_form=form,
+        )
+        return Response(page, status=400)
+    key = ("sheet", table.variant.id, table.key, lang, paper, tuple(players))
+    return _cached_pdf(
+        key,
+        lambda: render_sheet(build_blank_sheet(table, lang, paper, players)),
+        f"{table.variant.id}-score-sheet-{lang}-{paper}.pdf",
+    )
+
+
+def _game_json(game_id: str) -> dict[str, Any] | None:
+    """The game as the API answers it, or None when there is no such game."""
+    try:
+        from referee.web.games.store import game_json
+    except ImportError:
+        abort(404)
+    try:
+        game = game_json(game_id)
+    except (LookupError, ValueError):
+        return None
+    return game if isinstance(game, dict) else None
+
+
+@bp.get("/games/<game_id>/sheet.pdf")
+def game_sheet(game_id: str) -> ResponseReturnValue:
+    """The game's score sheet, filled in with every round played so far."""
+    if len(game_id) > 100:
+        abort(404)
+    game = _game_json(game_id)
+    if game is None:
+        abort(404, description=gettext("There is no game at this address."))
+    lang = current_language()
+    paper = _paper()
+    today = format_date(date.today(), format="long")
+    key = ("game_sheet", game_id, game.get("version"), _freeze(game), lang, paper, today)
+    return _cached_pdf(
+        key,
+        lambda: render_sheet(build_game_sheet(game, lang, paper, today)),
+        f"score-sheet-{lang}-{paper}.pdf",
+        max_age=0,
+    )
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable copy of JSON data, for the cache key."""
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value

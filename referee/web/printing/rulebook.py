@@ -1,0 +1,826 @@
+"""The rules of a variant in words, built from its data: what the rule page and rule card print.
+
+Nothing here names a variant: every sentence is chosen by a rule field (`variant.buying`,
+`variant.aces`, ...), so house rules change the text the way they change the game. Call
+`build_rulebook` inside a request (or `force_locale`): the words come from the catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from flask_babel import gettext, ngettext
+
+from referee.engine.cards import Card, Rank, Suit
+from referee.engine.scoring import value_classes
+from referee.engine.variants import AceRule, ContractRuns, Scoring, Variant
+
+from . import words
+from .house import TableRules
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card as the small picture draws it."""
+
+    rank: str  # the corner letter in this language, "" for a joker
+    suit: str  # the suit symbol, "" for a joker
+    red: bool
+    joker: bool
+    label: str  # what a screen reader says
+
+
+@dataclass(frozen=True)
+class Example:
+    """A row of small cards with a caption; `valid` False draws it crossed out."""
+
+    faces: tuple[Face, ...]
+    caption: str
+    valid: bool = True
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    paragraphs: tuple[str, ...]
+    examples: tuple[Example, ...] = ()
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[str, ...]
+    note: str = ""
+
+
+@dataclass
+class Rulebook:
+    """Everything the template needs, already in words."""
+
+    variant: Variant
+    lang: str
+    name: str
+    facts: tuple[str, ...]
+    goal: str
+    contract_head: tuple[str, ...]
+    contract_rows: tuple[Row, ...]
+    shoe_head: tuple[str, ...]
+    shoe_rows: tuple[Row, ...]
+    values: tuple[tuple[str, str], ...]
+    meld_examples: tuple[Example, ...]
+    turn_steps: tuple[str, ...]
+    brief: tuple[str, ...]
+    sections: tuple[Section, ...]
+    house_rules: tuple[tuple[str, str], ...]
+    contract_words: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def columns(self) -> tuple[tuple[Section, ...], ...]:
+        """The full rules in two columns of about equal length, sections kept whole."""
+        sizes = [
+            80 + sum(len(paragraph) + 40 for paragraph in section.paragraphs)
+            for section in self.sections
+        ]
+        half = sum(sizes) / 2
+        running = 0
+        cut = len(self.sections)
+        for index, size in enumerate(sizes):
+            if running + size / 2 > half:
+                cut = index
+                break
+            running += size
+        return (tuple(self.sections[:cut]), tuple(self.sections[cut:]))
+
+
+def _face(card: Card, lang: str) -> Face:
+    if card.rank is None or card.suit is None:
+        return Face(rank="", suit="", red=False, joker=True, label=words.card_face(card))
+    return Face(
+        rank=words.rank_face(card.rank),
+        suit=card.suit.symbol,
+        red=card.suit.is_red,
+        joker=False,
+        label=words.card_face(card),
+    )
+
+
+def _faces(cards: Sequence[Card], lang: str) -> tuple[Face, ...]:
+    return tuple(_face(card, lang) for card in cards)
+
+
+def _run(start: int, length: int, suit: Suit) -> list[Card]:
+    """`length` cards of `suit` from rank `start` (14 is the high ace)."""
+    return [Card(Rank(1 if r == 14 else r), suit) for r in range(start, start + length)]
+
+
+def _sequence(*ranks: Rank) -> str:
+    """Ranks as a table says them in a row: "D-K-A" in German."""
+    return "-".join(words.rank_face(rank) for rank in ranks)
+
+
+def _players_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _contract_run_sizes(variant: Variant) -> set[int]:
+    return {c.run_size for c in variant.contracts if c.runs}
+
+
+def _contract_set_sizes(variant: Variant) -> set[int]:
+    return {c.set_size for c in variant.contracts if c.sets}
+
+
+# -- the summary page -------------------------------------------------------------------------
+
+
+def _facts(variant: Variant) -> tuple[str, ...]:
+    facts = [
+        ngettext("%(num)d player", "%(num)d players", variant.max_players, num=variant.max_players)
+        if variant.min_players == variant.max_players
+        else gettext(
+            "%(low)d to %(high)d players", low=variant.min_players, high=variant.max_players
+        )
+    ]
+    if variant.rounds:
+        facts.append(ngettext("%(num)d round", "%(num)d rounds", variant.rounds))
+    if variant.target is not None and variant.scoring is Scoring.WINNER_COLLECTS:
+        facts.append(gettext("play to %(target)d points", target=variant.target))
+    if variant.scoring is Scoring.PENALTY:
+        facts.append(gettext("lowest total wins"))
+    else:
+        facts.append(gettext("highest total wins"))
+    return tuple(facts)
+
+
+def _goal(variant: Variant) -> str:
+    if variant.scoring is Scoring.WINNER_COLLECTS:
+        return gettext(
+            "Lay down sets and runs, be the first to get rid of all your cards, and collect "
+            "the points left in the others' hands. The first to reach %(target)d points ends "
+            "the game.",
+            target=variant.target or 0,
+        )
+    if variant.has_contracts:
+        return ngettext(
+            "Each round asks for its own contract of sets and runs. Lay it down, get rid of "
+            "your cards before the others, and after %(num)d round have the lowest total.",
+            "Each round asks for its own contract of sets and runs. Lay it down, get rid of "
+            "your cards before the others, and after %(num)d rounds have the lowest total.",
+            variant.rounds or 0,
+        )
+    return gettext(
+        "Lay down sets and runs, get rid of your cards before the others, and keep your total low."
+    )
+
+
+def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...], tuple[str, ...]]:
+    """Header, rows and the contract texts (contracts) or the deal by players (rummy)."""
+    if variant.has_contracts:
+        head = (gettext("Round"), gettext("Contract"), gettext("Cards dealt"))
+        rows = []
+        texts = []
+        for number, contract in enumerate(variant.contracts, start=1):
+            text = words.contract_text(contract)
+            texts.append(text)
+            note = ""
+            if variant.last_round_goes_out and variant.is_last_round(number):
+                note = gettext("laid down only by going out")
+            rows.append(Row(cells=(str(number), text, str(variant.deal[number - 1])), note=note))
+        return head, tuple(rows), tuple(texts)
+    head = (gettext("Players"), gettext("Cards dealt"))
+    rows = [
+        Row(cells=(_players_range(rule.min_players, rule.max_players), str(rule.cards)))
+        for rule in variant.deal_by_players
+        if rule.max_players >= variant.min_players and rule.min_players <= variant.max_players
+    ]
+    return head, tuple(rows), ()
+
+
+def _shoe_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...]]:
+    head = (gettext("Players"), gettext("Decks"), gettext("Jokers"), gettext("Cards"))
+    rows = []
+    for rule in variant.shoe:
+        low = max(rule.min_players, variant.min_players)
+        high = min(rule.max_players, variant.max_players)
+        if low > high:
+            continue
+        rows.append(
+            Row(
+                cells=(
+                    _players_range(low, high),
+                    str(rule.decks),
+                    str(rule.jokers),
+                    str(52 * rule.decks + rule.jokers),
+                )
+            )
+        )
+    return head, tuple(rows)
+
+
+def _values(variant: Variant, lang: str) -> tuple[tuple[str, str], ...]:
+    """(cards, points) pairs, cheapest first; 2–10 at face value said once."""
+    face_value = [r for r in Rank if 2 <= r <= 10 and variant.rank_points[r - 1] == int(r)]
+    if len(face_value) < 3:  # a 5 worth 5 points among 2-9 worth 5 is no "face value" rule
+        face_value = []
+    values: list[tuple[str, str]] = []
+    if face_value:
+        values.append((f"{face_value[0]:d}–{face_value[-1]:d}", gettext("face value")))
+    for value_class in value_classes(variant):
+        if value_class.joker:
+            values.append((gettext("Joker"), str(value_class.points)))
+            continue
+        ranks = [r for r in value_class.ranks if r not in face_value]
+        if not ranks:
+            continue
+        values.append((_rank_list(ranks, lang), str(value_class.points)))
+    return tuple(values)
+
+
+def _rank_list(ranks: Sequence[Rank], lang: str) -> str:
+    """ "2–9", "10 J Q K", "A": consecutive numbers as a span, faces one by one."""
+    numbers = [int(r) for r in ranks if 2 <= r <= 10]
+    parts: list[str] = []
+    if numbers and numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) >= 3:
+        parts.append(f"{numbers[0]}–{numbers[-1]}")
+    else:
+        parts.extend(str(n) for n in numbers)
+    parts.extend(words.rank_face(r) for r in ranks if not 2 <= r <= 10)
+    return " ".join(parts)
+
+
+def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
+    set_size = min(_contract_set_sizes(variant) or {variant.min_set_size})
+    run_size = min(_contract_run_sizes(variant) or {variant.min_run_size})
+    suits = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
+    if not variant.set_suits_distinct and variant.max_decks > 1:
+        suits = (Suit.CLUBS, Suit.HEARTS, Suit.HEARTS, Suit.SPADES)
+    shown = min(set_size, 4)
+    set_cards = [Card(Rank.SEVEN, suits[i]) for i in range(shown)]
+    examples = [
+        Example(
+            faces=_faces(set_cards, lang),
+            caption=ngettext(
+                "Set: %(num)d or more cards of one rank",
+                "Set: %(num)d or more cards of one rank",
+                set_size,
+            ),
+        )
+    ]
+    run_cards = _run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)
+    examples.append(
+        Example(
+            faces=_faces(run_cards, lang),
+            caption=ngettext(
+                "Run: %(num)d or more cards in sequence, one suit",
+                "Run: %(num)d or more cards in sequence, one suit",
+                run_size,
+            ),
+        )
+    )
+    if variant.uses_jokers and variant.max_jokers_per_meld != 0:
+        joker_run = max(run_size, 3)
+        with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
+        stands_for = with_joker[1]
+        with_joker[1] = Card()
+        examples.append(
+            Example(
+                faces=_faces(with_joker, lang),
+                caption=gettext("The joker stands for %(card)s", card=words.card_face(stands_for)),
+            )
+        )
+    if variant.aces is AceRule.HIGH_OR_LOW:
+        examples.append(
+            Example(
+                faces=_faces(_run(12, 3, Suit.DIAMONDS), lang),
+                caption=gettext("Ace high …"),
+            )
+        )
+        examples.append(
+            Example(faces=_faces(_run(1, 3, Suit.CLUBS), lang), caption=gettext("… or low"))
+        )
+    else:
+        examples.append(
+            Example(faces=_faces(_run(1, 3, Suit.CLUBS), lang), caption=gettext("Ace low"))
+        )
+        examples.append(
+            Example(
+                faces=_faces(_run(12, 3, Suit.DIAMONDS), lang),
+                caption=gettext("Never ace high"),
+                valid=False,
+            )
+        )
+    around = [
+        Card(Rank.KING, Suit.SPADES),
+        Card(Rank.ACE, Suit.SPADES),
+        Card(Rank.TWO, Suit.SPADES),
+    ]
+    if variant.around_the_corner:
+        examples.append(
+            Example(faces=_faces(around, lang), caption=gettext("Around the corner is allowed"))
+        )
+    else:
+        examples.append(
+            Example(
+                faces=_faces(around, lang),
+                caption=gettext("Never around the corner"),
+                valid=False,
+            )
+        )
+    return tuple(examples)
+
+
+def _turn_steps(variant: Variant) -> tuple[str, ...]:
+    steps = [
+        gettext("Take the top card of the stock or of the discard pile.")
+        if not variant.take_several_discards
+        else gettext("Take the top card of the stock, or one or more cards of the discard pile.")
+    ]
+    if variant.has_contracts:
+        steps.append(
+            gettext("Lay down your contract when you can; once it is down, lay off cards.")
+        )
+    else:
+        steps.append(gettext("Lay down sets and runs and lay off cards, if you like."))
+    steps.append(gettext("Discard one card face up."))
+    return tuple(steps)
+
+
+def _brief(variant: Variant) -> tuple[str, ...]:
+    lines = []
+    if variant.scoring is Scoring.PENALTY:
+        lines.append(
+            gettext("Going out scores 0; everyone else scores the cards left in their hand.")
+        )
+        if variant.has_contracts:
+            lines.append(
+                ngettext(
+                    "After %(num)d round the lowest total wins.",
+                    "After %(num)d rounds the lowest total wins.",
+                    variant.rounds or 0,
+                )
+            )
+        else:
+            lines.append(gettext("The lowest total wins."))
+    else:
+        lines.append(
+            gettext("Going out scores the cards left in all the other hands; the others score 0.")
+        )
+        if variant.rummy_multiplier > 1:
+            lines.append(
+                gettext(
+                    "Rummy (the whole hand in one turn, nothing melded before) counts "
+                    "%(num)d times.",
+                    num=variant.rummy_multiplier,
+                )
+            )
+        lines.append(
+            gettext(
+                "The first deal that takes a player to %(target)d points ends the game; "
+                "the highest total wins.",
+                target=variant.target or 0,
+            )
+        )
+    if variant.buying:
+        lines.append(
+            ngettext(
+                "Buying is on: at most %(num)d buy per player and round.",
+                "Buying is on: at most %(num)d buys per player and round.",
+                variant.buy_limit,
+            )
+        )
+    return tuple(lines)
+
+
+# -- the full rules -----------------------------------------------------------------------------
+
+
+def _section_cards(variant: Variant) -> Section:
+    paragraphs = []
+    if variant.uses_jokers:
+        paragraphs.append(
+            gettext(
+                "Play with 52-card decks and jokers, shuffled together into one stock; the "
+                "table shows how many for each number of players. Duplicate cards are normal."
+            )
+            if variant.max_decks > 1
+            else gettext(
+                "Play with one 52-card deck and jokers; the table shows how many for each "
+                "number of players."
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext("Play with one 52-card deck, no jokers.")
+            if variant.max_decks == 1
+            else gettext(
+                "Play with 52-card decks shuffled together into one stock, no jokers; the "
+                "table shows how many for each number of players."
+            )
+        )
+    paragraphs.append(
+        gettext(
+            "Draw for the first deal. The deal passes to the left after every round, and the "
+            "player to the left of the dealer starts."
+        )
+    )
+    if variant.has_contracts:
+        paragraphs.append(
+            gettext(
+                "Deal the cards one at a time; how many each player gets is in the contracts table."
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "Deal the cards one at a time; how many each player gets depends on the "
+                "number of players (see the table)."
+            )
+        )
+    paragraphs.append(
+        gettext(
+            "Put the rest face down as the stock and turn its top card face up to start the "
+            "discard pile."
+        )
+    )
+    return Section(title=gettext("Cards and deal"), paragraphs=tuple(paragraphs))
+
+
+def _section_turn(variant: Variant) -> Section:
+    paragraphs = []
+    if variant.take_several_discards:
+        paragraphs.append(
+            gettext(
+                "Begin your turn by taking the top card of the stock or cards from the discard "
+                "pile. You may take several discards at once: the deepest card you take must "
+                "be melded in the same turn, and the cards above it go into your hand."
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "Begin your turn by taking the top card of the stock or the top card of the "
+                "discard pile."
+            )
+        )
+    if variant.has_contracts:
+        paragraphs.append(
+            gettext(
+                "Then you may lay down your contract, or, once it is on the table, lay off "
+                "cards. End your turn by discarding one card face up."
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "Then you may lay down sets and runs and lay off cards. End your turn by "
+                "discarding one card face up."
+            )
+        )
+    return Section(title=gettext("A turn"), paragraphs=tuple(paragraphs))
+
+
+def _section_melds(variant: Variant) -> Section:
+    paragraphs = [
+        ngettext(
+            "A set is %(num)d or more cards of the same rank.",
+            "A set is %(num)d or more cards of the same rank.",
+            variant.min_set_size,
+        )
+    ]
+    if variant.max_set_size is not None:
+        paragraphs.append(
+            ngettext(
+                "A set has at most %(num)d card.",
+                "A set has at most %(num)d cards.",
+                variant.max_set_size,
+            )
+        )
+    if variant.set_suits_distinct:
+        paragraphs.append(gettext("No two cards of a set may share a suit."))
+    elif variant.max_decks > 1:
+        paragraphs.append(gettext("Suits may repeat in a set."))
+    paragraphs.append(
+        ngettext(
+            "A run is %(num)d or more cards of one suit in sequence.",
+            "A run is %(num)d or more cards of one suit in sequence.",
+            variant.min_run_size,
+        )
+    )
+    sizes = _contract_run_sizes(variant)
+    if len(sizes) == 1 and min(sizes) != variant.min_run_size:
+        paragraphs.append(
+            ngettext(
+                "A run in a contract needs at least %(num)d card.",
+                "A run in a contract needs at least %(num)d cards.",
+                min(sizes),
+            )
+        )
+    if variant.aces is AceRule.HIGH_OR_LOW:
+        paragraphs.append(
+            gettext(
+                "An ace is high or low in a run: %(low)s and %(high)s both count.",
+                low=_sequence(Rank.ACE, Rank.TWO, Rank.THREE),
+                high=_sequence(Rank.QUEEN, Rank.KING, Rank.ACE),
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "An ace is always low: %(low)s is a run, %(high)s is not.",
+                low=_sequence(Rank.ACE, Rank.TWO, Rank.THREE),
+                high=_sequence(Rank.QUEEN, Rank.KING, Rank.ACE),
+            )
+        )
+    if variant.around_the_corner:
+        paragraphs.append(
+            gettext(
+                "A run may go around the corner, as in %(cards)s.",
+                cards=_sequence(Rank.KING, Rank.ACE, Rank.TWO),
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "A run never goes around the corner: %(cards)s is not a run.",
+                cards=_sequence(Rank.KING, Rank.ACE, Rank.TWO),
+            )
+        )
+    return Section(title=gettext("Sets and runs"), paragraphs=tuple(paragraphs))
+
+
+def _section_jokers(variant: Variant) -> Section:
+    if not variant.uses_jokers:
+        return Section(
+            title=gettext("Jokers"), paragraphs=(gettext("This game is played without jokers."),)
+        )
+    paragraphs = [gettext("A joker takes the place of any card in a set or a run.")]
+    if variant.max_jokers_per_meld == 0:
+        paragraphs = [gettext("Jokers may not be used in melds; they only cost points.")]
+    elif variant.max_jokers_per_meld is not None:
+        paragraphs.append(
+            ngettext(
+                "A meld may hold at most %(num)d joker.",
+                "A meld may hold at most %(num)d jokers.",
+                variant.max_jokers_per_meld,
+            )
+        )
+    else:
+        paragraphs.append(gettext("A meld may hold any number of jokers."))
+    if variant.min_natural_cards > 0 and variant.max_jokers_per_meld != 0:
+        paragraphs.append(
+            ngettext(
+                "Every meld needs at least %(num)d natural card.",
+                "Every meld needs at least %(num)d natural cards.",
+                variant.min_natural_cards,
+            )
+        )
+    if variant.jokers_declared:
+        paragraphs.append(
+            gettext(
+                "Say which card a joker stands for when you lay it down; that stays fixed for "
+                "the round."
+            )
+        )
+    if variant.joker_swap_runs or variant.joker_swap_sets:
+        if variant.joker_swap_runs and variant.joker_swap_sets:
+            paragraphs.append(
+                gettext(
+                    "On your turn you may take a joker from a run or a set on the table by "
+                    "putting in the natural card it stands for."
+                )
+            )
+        elif variant.joker_swap_runs:
+            paragraphs.append(
+                gettext(
+                    "On your turn you may take a joker from a run on the table by putting in "
+                    "the natural card it stands for. Jokers in sets stay where they are."
+                )
+            )
+        else:
+            paragraphs.append(
+                gettext(
+                    "On your turn you may take a joker from a set on the table by putting in "
+                    "the natural card it stands for. Jokers in runs stay where they are."
+                )
+            )
+        if variant.joker_swap_after_earlier_turn:
+            paragraphs.append(
+                gettext("You may swap only once your contract has been down since an earlier turn.")
+            )
+        if variant.joker_swap_use_same_turn:
+            paragraphs.append(gettext("A joker taken this way must be melded in the same turn."))
+    else:
+        paragraphs.append(gettext("A joker on the table is never taken back."))
+    return Section(title=gettext("Jokers"), paragraphs=tuple(paragraphs))
+
+
+def _section_contract(variant: Variant) -> Section | None:
+    if not variant.has_contracts:
+        return None
+    paragraphs = [
+        gettext(
+            "Every round has a contract: the sets and runs you must lay down together, in one "
+            "turn, before you may lay down anything else. Lay down exactly the melds it names; "
+            "each may be longer than its minimum."
+        )
+    ]
+    if variant.contract_runs is ContractRuns.SUIT_OR_START:
+        paragraphs.append(
+            gettext(
+                "Two runs of one contract may not have both the same suit and the same lowest card."
+            )
+        )
+    elif variant.contract_runs is ContractRuns.DIFFERENT_SUITS:
+        paragraphs.append(gettext("The runs of one contract must all be in different suits."))
+    if variant.last_round_goes_out:
+        paragraphs.append(
+            gettext(
+                "Round %(round)d is laid down only by going out: the whole hand at once, in "
+                "the contract's melds, with no discard.",
+                round=variant.rounds or 0,
+            )
+        )
+    return Section(title=gettext("The contract"), paragraphs=tuple(paragraphs))
+
+
+def _section_layoffs(variant: Variant) -> Section:
+    paragraphs = []
+    if variant.layoff_after_contract and variant.has_contracts:
+        paragraphs.append(
+            gettext(
+                "Once your contract is on the table, you may add cards to any meld there, "
+                "yours or another player's."
+            )
+        )
+        if variant.layoff_same_turn:
+            paragraphs.append(gettext("You may start in the same turn as your contract."))
+        else:
+            paragraphs.append(gettext("Start on a later turn, not the turn of your contract."))
+    else:
+        paragraphs.append(
+            gettext("You may add cards to any meld on the table, yours or another player's.")
+        )
+    paragraphs.append(
+        gettext("A card laid off must keep the meld a valid set or run; it scores for no one.")
+    )
+    return Section(title=gettext("Laying off"), paragraphs=tuple(paragraphs))
+
+
+def _section_buying(variant: Variant) -> Section:
+    if not variant.buying:
+        paragraphs = (
+            gettext("No buying: only the player whose turn it is takes from the discard pile."),
+        )
+        return Section(title=gettext("Buying"), paragraphs=paragraphs)
+    paragraphs = [
+        gettext(
+            "If the player whose turn it is does not want the card just discarded, another "
+            "player may buy it out of turn, the nearest to the left first."
+        )
+    ]
+    if variant.buy_penalty_cards:
+        paragraphs.append(
+            ngettext(
+                "A buyer also takes %(num)d penalty card from the stock.",
+                "A buyer also takes %(num)d penalty cards from the stock.",
+                variant.buy_penalty_cards,
+            )
+        )
+    else:
+        paragraphs.append(gettext("A buy costs no penalty card."))
+    paragraphs.append(
+        ngettext(
+            "Each player may buy at most %(num)d time per round.",
+            "Each player may buy at most %(num)d times per round.",
+            variant.buy_limit,
+        )
+    )
+    if variant.buy_before_contract_only and variant.has_contracts:
+        paragraphs.append(gettext("Once your contract is down, you may not buy any more."))
+    return Section(title=gettext("Buying"), paragraphs=tuple(paragraphs))
+
+
+def _section_going_out(variant: Variant) -> Section:
+    paragraphs = []
+    if variant.going_out_discard:
+        paragraphs.append(
+            gettext(
+                "You go out when all your cards are gone: melded, laid off and one last "
+                "discard. Going out ends the round at once."
+            )
+        )
+    else:
+        paragraphs.append(
+            gettext(
+                "You go out when all your cards are melded or laid off; no last discard is "
+                "needed. Going out ends the round at once."
+            )
+        )
+    if variant.stock_reshuffles == 0:
+        paragraphs.append(
+            gettext(
+                "If the stock runs out, the round ends and everyone scores the cards in their hand."
+            )
+        )
+    else:
+        paragraphs.append(
+            ngettext(
+                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
+                "new stock; this happens at most %(num)d time in a round. If it runs out "
+                "again, the round ends and everyone scores the cards in their hand.",
+                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
+                "new stock; this happens at most %(num)d times in a round. If it runs out "
+                "again, the round ends and everyone scores the cards in their hand.",
+                variant.stock_reshuffles,
+            )
+        )
+    return Section(title=gettext("Going out"), paragraphs=tuple(paragraphs))
+
+
+def _section_scoring(variant: Variant) -> Section:
+    paragraphs = []
+    if variant.scoring is Scoring.PENALTY:
+        paragraphs.append(
+            gettext(
+                "Whoever goes out scores 0. Everyone else adds up the cards left in their hand "
+                "(see the card values) and adds that to their total."
+            )
+        )
+        if variant.rounds:
+            paragraphs.append(
+                ngettext(
+                    "After %(num)d round the lowest total wins.",
+                    "After %(num)d rounds the lowest total wins.",
+                    variant.rounds,
+                )
+            )
+        if variant.tie_break_last_round:
+            paragraphs.append(gettext("On a tie, the lower score in the last round wins."))
+    else:
+        paragraphs.append(
+            gettext(
+                "Whoever goes out scores the cards left in all the other hands (see the card "
+                "values); the others score nothing."
+            )
+        )
+        if variant.rummy_multiplier > 1:
+            paragraphs.append(
+                gettext(
+                    "Going out in a single turn, with nothing melded before, is rummy: it "
+                    "counts %(num)d times.",
+                    num=variant.rummy_multiplier,
+                )
+            )
+        paragraphs.append(
+            gettext(
+                "The game ends with the deal in which someone reaches %(target)d points; the "
+                "highest total wins.",
+                target=variant.target or 0,
+            )
+        )
+        if variant.tie_break_last_round:
+            paragraphs.append(gettext("On a tie, the higher score in the last deal wins."))
+    return Section(title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs))
+
+
+def _sections(variant: Variant) -> tuple[Section, ...]:
+    sections = [
+        _section_cards(variant),
+        _section_turn(variant),
+        _section_melds(variant),
+        _section_contract(variant),
+        _section_jokers(variant),
+        _section_layoffs(variant),
+        _section_buying(variant),
+        _section_going_out(variant),
+        _section_scoring(variant),
+    ]
+    return tuple(section for section in sections if section is not None)
+
+
+def build_rulebook(table: TableRules, lang: str) -> Rulebook:
+    """The variant's rules in the current locale's words (`lang` picks the card letters)."""
+    variant = table.variant
+    contract_head, contract_rows, contract_words = _contract_table(variant)
+    shoe_head, shoe_rows = _shoe_table(variant)
+    return Rulebook(
+        variant=variant,
+        lang=lang,
+        name=words.variant_name(variant),
+        facts=_facts(variant),
+        goal=_goal(variant),
+        contract_head=contract_head,
+        contract_rows=contract_rows,
+        shoe_head=shoe_head,
+        shoe_rows=shoe_rows,
+        values=_values(variant, lang),
+        meld_examples=_meld_examples(variant, lang),
+        turn_steps=_turn_steps(variant),
+        brief=_brief(variant),
+        sections=_sections(variant),
+        house_rules=tuple(
+            (words.house_rule_label(name), words.house_rule_value(name, value))
+            for name, value in table.changed.items()
+        ),
+        contract_words=contract_words,
+    )

@@ -1,0 +1,570 @@
+"""Score sheets as PDF, drawn with ReportLab: blank for a table that plays on paper, or filled
+from a game.
+
+A row per round names its contract and the cards dealt; a column per player holds the round's
+score and the running total; the card values stand in the right margin; the date and the
+winner have their lines at the foot. Many players turn the page to landscape. DejaVu Sans is
+embedded so that ♣♦♥♠ and every accent print.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from referee.engine.errors import RefereeError
+from referee.engine.variants import Variant
+
+from . import words
+from .house import TableRules, table_rules
+from .pdfs import Built, etag_of, font_file
+from .rulebook import _values
+
+FONT = "RefereeSans"
+FONT_BOLD = "RefereeSans-Bold"
+PAPERS = {"a4": A4, "letter": LETTER}
+
+MARGIN = 28.0
+BAND = 74.0  # the card values in the right margin
+ROUND_COL = 22.0
+DEALT_COL = 34.0
+MIN_PLAYER_COL = 54.0
+INK = (0.07, 0.07, 0.07)
+ACCENT = (0.043, 0.31, 0.66)
+SHADE = (0.93, 0.95, 0.98)
+RULE = (0.55, 0.55, 0.55)
+MUTED = (0.3, 0.3, 0.3)
+
+_font_lock = threading.Lock()
+
+
+def register_fonts() -> None:
+    """Register DejaVu Sans with ReportLab once (FontMissingError if it is not installed)."""
+    with _font_lock:
+        if FONT in pdfmetrics.getRegisteredFontNames():
+            return
+        pdfmetrics.registerFont(TTFont(FONT, str(font_file("regular"))))
+        pdfmetrics.registerFont(TTFont(FONT_BOLD, str(font_file("bold"))))
+
+
+@dataclass
+class SheetRow:
+    label: str
+    contract: str = ""
+    dealt: str = ""
+    dealer: str = ""
+    scores: list[int | None] = field(default_factory=list)
+    totals: list[int | None] = field(default_factory=list)
+    went_out: str | None = None
+
+
+@dataclass
+class Sheet:
+    """A score sheet in words and numbers, ready to draw."""
+
+    title: str
+    subtitle: str
+    lang: str
+    paper: str
+    players: list[str]
+    rows: list[SheetRow]
+    has_contracts: bool
+    values: tuple[tuple[str, str], ...]
+    labels: dict[str, str]
+    date: str = ""
+    winner: str = ""
+    totals: list[int | None] = field(default_factory=list)
+
+    def cache_key(self) -> tuple[Any, ...]:
+        return (
+            self.title,
+            self.subtitle,
+            self.lang,
+            self.paper,
+            tuple(self.players),
+            tuple(
+                (
+                    r.label,
+                    r.contract,
+                    r.dealt,
+                    r.dealer,
+                    tuple(r.scores),
+                    tuple(r.totals),
+                    r.went_out,
+                )
+                for r in self.rows
+            ),
+            self.values,
+            self.date,
+            self.winner,
+            tuple(self.totals),
+        )
+
+
+def _labels(variant: Variant) -> dict[str, str]:
+    return {
+        "round": gettext("Round") if variant.has_contracts else gettext("Deal"),
+        "contract": gettext("Contract"),
+        "dealt": gettext("Cards"),
+        "score": gettext("Round"),
+        "total": gettext("Total"),
+        "values": gettext("Card values"),
+        "date": gettext("Date"),
+        "winner": gettext("Winner"),
+        "player": gettext("Player"),
+        "dealer": gettext("Dealer"),
+        "out": gettext("out"),
+        "title": gettext("Score sheet"),
+        "lowest": gettext("Lowest total wins."),
+        "highest": gettext("Highest total wins."),
+    }
+
+
+def _subtitle(variant: Variant, players: int) -> str:
+    shoe = variant.shoe_for(players)
+    parts = [
+        gettext("%(num)d players", num=players),
+        gettext("%(decks)d decks, %(jokers)d jokers", decks=shoe.decks, jokers=shoe.jokers)
+        if shoe.jokers
+        else gettext("%(decks)d decks, no jokers", decks=shoe.decks),
+    ]
+    if variant.target is not None and not variant.has_contracts:
+        parts.append(gettext("play to %(target)d points", target=variant.target))
+    parts.append(
+        gettext("Lowest total wins.") if variant.rounds else gettext("Highest total wins.")
+    )
+    return " · ".join(parts)
+
+
+#: Deals printed on a blank sheet of a game without rounds (it runs to a target score).
+OPEN_DEALS = 14
+
+
+def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]) -> Sheet:
+    """A sheet to fill in by hand; `players` are names or empty strings (unnamed columns)."""
+    variant = table.variant
+    count = len(players)
+    variant.check_players(count)
+    rows: list[SheetRow] = []
+    if variant.has_contracts:
+        for number, contract in enumerate(variant.contracts, start=1):
+            rows.append(
+                SheetRow(
+                    label=str(number),
+                    contract=words.contract_text(contract),
+                    dealt=str(variant.cards_dealt(number, count)),
+                )
+            )
+    else:
+        dealt = str(variant.cards_dealt(1, count))
+        rows = [SheetRow(label=str(n), dealt=dealt) for n in range(1, OPEN_DEALS + 1)]
+    return Sheet(
+        title=words.variant_name(variant),
+        subtitle=_subtitle(variant, count),
+        lang=lang,
+        paper=paper,
+        players=list(players),
+        rows=rows,
+        has_contracts=variant.has_contracts,
+        values=_values(variant, lang),
+        labels=_labels(variant),
+    )
+
+
+def game_sheet(game: Mapping[str, Any], lang: str, paper: str, date: str = "") -> Sheet:
+    """A sheet filled from a game as `GET /api/v1/games/<id>` answers it (SPEC.md)."""
+    house_rules = game.get("house_rules") or None
+    try:
+        table = table_rules(str(game["variant"]), house_rules)
+    except RefereeError:
+        table = table_rules(str(game["variant"]))
+    variant = table.variant
+    players = [str(name) for name in game["players"]]
+    running = [0] * len(players)
+    rows: list[SheetRow] = []
+    for entry in game.get("rounds", []):
+        number = int(entry["round"])
+        scores = entry.get("scores") or {}
+        round_scores: list[int | None] = []
+        totals: list[int | None] = []
+        for seat, name in enumerate(players):
+            score = scores.get(name)
+            round_scores.append(score if isinstance(score, int) else None)
+            if isinstance(score, int):
+                running[seat] += score
+            totals.append(running[seat] if isinstance(score, int) else None)
+        contract = ""
+        if variant.has_contracts:
+            try:
+                contract = words.contract_text(variant.contract_for(number))
+            except RefereeError:
+                contract = str(entry.get("contract") or "")
+        rows.append(
+            SheetRow(
+                label=str(number),
+                contract=contract,
+                dealt=str(entry.get("deal", "")),
+                dealer=str(entry.get("dealer") or ""),
+                scores=round_scores,
+                totals=totals,
+                went_out=entry.get("went_out"),
+            )
+        )
+    played = {row.label for row in rows}
+    if variant.has_contracts:
+        for number, contract in enumerate(variant.contracts, start=1):
+            if str(number) not in played:
+                rows.append(
+                    SheetRow(
+                        label=str(number),
+                        contract=words.contract_text(contract),
+                        dealt=str(variant.cards_dealt(number, len(players))),
+                    )
+                )
+        rows.sort(key=lambda row: int(row.label))
+    else:
+        dealt = str(variant.cards_dealt(1, len(players)))
+        for number in range(len(rows) + 1, max(OPEN_DEALS, len(rows) + 2) + 1):
+            rows.append(SheetRow(label=str(number), dealt=dealt))
+    game_totals = game.get("totals") or {}
+    totals = [game_totals.get(name) for name in players]
+    return Sheet(
+        title=words.variant_name(variant),
+        subtitle=_subtitle(variant, len(players)),
+        lang=lang,
+        paper=paper,
+        players=players,
+        rows=rows,
+        has_contracts=variant.has_contracts,
+        values=_values(variant, lang),
+        labels=_labels(variant),
+        date=date,
+        winner=str(game.get("winner") or "") if game.get("finished") else "",
+        totals=[t if isinstance(t, int) else None for t in totals],
+    )
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+
+def _fit(text: str, font: str, size: float, width: float) -> float:
+    """The largest size up to `size` at which `text` fits `width` on one line."""
+    measured = pdfmetrics.stringWidth(text, font, size)
+    if measured <= width or measured == 0:
+        return size
+    return max(5.0, size * width / measured)
+
+
+def page_size(sheet: Sheet) -> tuple[float, float]:
+    """Portrait if every player gets a comfortable column, landscape otherwise."""
+    width, height = PAPERS[sheet.paper]
+    contract_col = _contract_width(width, sheet)
+    room = width - 2 * MARGIN - BAND - ROUND_COL - DEALT_COL - contract_col
+    if room / max(1, len(sheet.players)) < MIN_PLAYER_COL:
+        return landscape((width, height))
+    return width, height
+
+
+def _contract_width(page_width: float, sheet: Sheet) -> float:
+    if not sheet.has_contracts:
+        return 0.0
+    return 118.0 if page_width < 700 else 150.0
+
+
+def render_sheet(sheet: Sheet) -> Built:
+    """The sheet as a one-page PDF."""
+    register_fonts()
+    width, height = page_size(sheet)
+    buffer = io.BytesIO()
+    canvas = Canvas(
+        buffer,
+        pagesize=(width, height),
+        invariant=1,
+        lang=sheet.lang,
+        pageCompression=1,
+        initialFontName=FONT,
+        initialFontSize=10,
+    )
+    canvas.setTitle(f"{sheet.title} · {sheet.labels['title']}")
+    canvas.setAuthor("Rummy Referee")
+    canvas.setSubject(sheet.subtitle)
+    canvas.setCreator("Rummy Referee")
+    _draw(canvas, sheet, width, height)
+    canvas.showPage()
+    canvas.save()
+    body = buffer.getvalue()
+    return Built(body=body, etag=etag_of(body), pages=1)
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """Where the grid's columns and rows fall on the page."""
+
+    left: float
+    right: float
+    top: float
+    contract: float  # width of the contract column (0 without contracts)
+    player: float  # width of a player's column
+    score: float  # width of the round-score part of it
+    head: float
+    sub: float
+    row: float
+    total: float
+
+    @property
+    def x_contract(self) -> float:
+        return self.left + ROUND_COL
+
+    @property
+    def x_dealt(self) -> float:
+        return self.x_contract + self.contract
+
+    @property
+    def x_players(self) -> float:
+        return self.x_dealt + DEALT_COL
+
+    def column(self, seat: int) -> float:
+        return self.x_players + seat * self.player
+
+
+def _grid(sheet: Sheet, width: float, height: float) -> _Grid:
+    left = MARGIN
+    right = width - MARGIN - BAND - 8
+    top = height - MARGIN - 42
+    contract = _contract_width(width, sheet)
+    player = (right - left - ROUND_COL - contract - DEALT_COL) / max(1, len(sheet.players))
+    head, sub, total = 30.0, 13.0, 24.0
+    room = top - (MARGIN + 40) - head - sub - total
+    row = min(MAX_ROW_HEIGHT, room / max(1, len(sheet.rows)))
+    return _Grid(left, right, top, contract, player, player * 0.56, head, sub, row, total)
+
+
+#: Rows never grow taller than this: a few lines for notes stay below the grid.
+MAX_ROW_HEIGHT = 72.0
+
+
+def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
+    labels = sheet.labels
+    top = height - MARGIN
+    grid = _grid(sheet, width, height)
+    players = sheet.players
+    rows = sheet.rows
+    header_bottom = grid.top - grid.head - grid.sub
+    rows_bottom = header_bottom - grid.row * len(rows)
+    grid_low = rows_bottom - grid.total
+
+    # Title, subtitle and the date line.
+    canvas.setFillColorRGB(*INK)
+    title = f"{sheet.title} — {labels['title']}"
+    canvas.setFont(FONT_BOLD, _fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
+    canvas.drawString(MARGIN, top - 14, title)
+    canvas.setFont(FONT, 8.5)
+    canvas.setFillColorRGB(*MUTED)
+    canvas.drawString(MARGIN, top - 27, sheet.subtitle)
+    canvas.setFillColorRGB(*INK)
+    _write_line(canvas, width - MARGIN - 180, top - 14, 180, labels["date"], sheet.date)
+
+    # Fills first: the header band, the running-total strips, the totals row.
+    canvas.setFillColorRGB(*SHADE)
+    canvas.rect(grid.left, header_bottom, grid.right - grid.left, grid.head + grid.sub, 0, 1)
+    canvas.rect(grid.left, grid_low, grid.right - grid.left, grid.total, 0, 1)
+    for seat in range(len(players)):
+        left = grid.column(seat)
+        canvas.rect(
+            left + grid.score,
+            rows_bottom,
+            grid.player - grid.score,
+            header_bottom - rows_bottom,
+            0,
+            1,
+        )
+
+    # Header text.
+    canvas.setFillColorRGB(*INK)
+    label_y = header_bottom + 4
+    canvas.setFont(FONT_BOLD, 7.5)
+    canvas.drawCentredString(grid.left + ROUND_COL / 2, label_y, "#")
+    if grid.contract:
+        canvas.drawString(grid.x_contract + 4, label_y, labels["contract"])
+    canvas.drawCentredString(
+        grid.x_dealt + DEALT_COL / 2,
+        label_y,
+        _shorten(labels["dealt"], DEALT_COL - 3, 7.5, FONT_BOLD),
+    )
+    for seat, name in enumerate(players):
+        left = grid.column(seat)
+        if name:
+            canvas.setFont(FONT_BOLD, _fit(name, FONT_BOLD, 11, grid.player - 6))
+            canvas.drawCentredString(left + grid.player / 2, grid.top - 19, name)
+        else:
+            canvas.setStrokeColorRGB(*RULE)
+            canvas.setLineWidth(0.5)
+            canvas.line(left + 5, grid.top - 22, left + grid.player - 5, grid.top - 22)
+        canvas.setFont(FONT, 6.5)
+        canvas.setFillColorRGB(*MUTED)
+        canvas.drawCentredString(
+            left + grid.score / 2, label_y, _shorten(labels["score"], grid.score - 2, 6.5)
+        )
+        canvas.drawCentredString(
+            left + grid.score + (grid.player - grid.score) / 2,
+            label_y,
+            _shorten(labels["total"], grid.player - grid.score - 2, 6.5),
+        )
+        canvas.setFillColorRGB(*INK)
+
+    # Rows.
+    for index, row in enumerate(rows):
+        bottom = header_bottom - grid.row * (index + 1)
+        middle = bottom + grid.row / 2
+        canvas.setFont(FONT_BOLD, 11)
+        canvas.drawCentredString(grid.left + ROUND_COL / 2, middle - 4, row.label)
+        if grid.contract:
+            _draw_contract(canvas, grid, row, middle, labels)
+        canvas.setFont(FONT, 10)
+        canvas.drawCentredString(grid.x_dealt + DEALT_COL / 2, middle - 3.5, row.dealt)
+        for seat, name in enumerate(players):
+            left = grid.column(seat)
+            score = row.scores[seat] if seat < len(row.scores) else None
+            total = row.totals[seat] if seat < len(row.totals) else None
+            if score is not None:
+                canvas.setFont(FONT_BOLD, 12)
+                canvas.drawCentredString(left + grid.score / 2, middle - 4, str(score))
+            if total is not None:
+                canvas.setFont(FONT, 10)
+                canvas.drawCentredString(
+                    left + grid.score + (grid.player - grid.score) / 2, middle - 3.5, str(total)
+                )
+            if name and row.went_out == name:
+                canvas.setFont(FONT, 6.5)
+                canvas.setFillColorRGB(*ACCENT)
+                canvas.drawString(left + 3, bottom + 3, "★ " + labels["out"])
+                canvas.setFillColorRGB(*INK)
+
+    # The totals row.
+    canvas.setFont(FONT_BOLD, 9)
+    canvas.drawString(
+        grid.x_contract + 4 if grid.contract else grid.left + 3, grid_low + 8, labels["total"]
+    )
+    for seat in range(len(players)):
+        total = sheet.totals[seat] if seat < len(sheet.totals) else None
+        if total is not None:
+            canvas.setFont(FONT_BOLD, 12)
+            canvas.drawCentredString(grid.column(seat) + grid.player / 2, grid_low + 8, str(total))
+
+    # Lines last, over the fills.
+    canvas.setStrokeColorRGB(*RULE)
+    canvas.setLineWidth(0.5)
+    for index in range(1, len(rows)):
+        y = header_bottom - grid.row * index
+        canvas.line(grid.left, y, grid.right, y)
+    for seat in range(len(players)):
+        x = grid.column(seat) + grid.score
+        canvas.line(x, rows_bottom, x, grid.top - grid.head)
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(0.8)
+    for x in (
+        (grid.x_contract, grid.x_dealt, grid.x_players)
+        if grid.contract
+        else (grid.x_contract, grid.x_players)
+    ):
+        canvas.line(x, grid_low, x, grid.top)
+    canvas.setLineWidth(1.2)
+    for seat in range(1, len(players)):
+        x = grid.column(seat)
+        canvas.line(x, grid_low, x, grid.top)
+    canvas.line(grid.left, header_bottom, grid.right, header_bottom)
+    canvas.line(grid.left, rows_bottom, grid.right, rows_bottom)
+    canvas.rect(grid.left, grid_low, grid.right - grid.left, grid.top - grid_low, 1, 0)
+
+    # Under the grid: the winner.
+    _write_line(canvas, grid.left, grid_low - 26, 280, labels["winner"], sheet.winner)
+
+    _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
+
+
+def _draw_contract(
+    canvas: Canvas, grid: _Grid, row: SheetRow, middle: float, labels: Mapping[str, str]
+) -> None:
+    """The round's contract, wrapped to its column, and the dealer under it if known."""
+    lines = simpleSplit(row.contract, FONT_BOLD, 8, grid.contract - 8)[:3]
+    block = len(lines) * 9.5 + (9 if row.dealer else 0)
+    y = middle + block / 2 - 7.5
+    canvas.setFont(FONT_BOLD, 8)
+    for line in lines:
+        canvas.drawString(grid.x_contract + 4, y, line)
+        y -= 9.5
+    if row.dealer:
+        canvas.setFont(FONT, 6.5)
+        canvas.setFillColorRGB(*MUTED)
+        text = f"{labels['dealer']}: {row.dealer}"
+        canvas.drawString(grid.x_contract + 4, y + 1, _shorten(text, grid.contract - 8, 6.5))
+        canvas.setFillColorRGB(*INK)
+
+
+def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> None:
+    """The card values in the right margin."""
+    canvas.setFillColorRGB(*ACCENT)
+    canvas.setFont(FONT_BOLD, 8)
+    heading = simpleSplit(sheet.labels["values"], FONT_BOLD, 8, BAND)[:2]
+    y = top - 10
+    for line in heading:
+        canvas.drawString(left, y, line)
+        y -= 9.5
+    canvas.setStrokeColorRGB(*ACCENT)
+    canvas.setLineWidth(0.8)
+    canvas.line(left, y + 5.5, left + BAND, y + 5.5)
+    canvas.setFillColorRGB(*INK)
+    y -= 9
+    for cards, points in sheet.values:
+        # Cards on the left, points on the right; a long list of cards gets lines of its own.
+        points_width = pdfmetrics.stringWidth(points, FONT, 9) + 6
+        lines = simpleSplit(cards, FONT_BOLD, 9, BAND - points_width)
+        if len(lines) > 1:
+            lines = simpleSplit(cards, FONT_BOLD, 9, BAND)
+        canvas.setFont(FONT_BOLD, 9)
+        for line in lines[:3]:
+            canvas.drawString(left, y, line)
+            y -= 10.5
+        canvas.setFont(FONT, 9)
+        canvas.drawRightString(left + BAND, y + (10.5 if len(lines) == 1 else 0), points)
+        y -= 5 if len(lines) == 1 else 15
+        canvas.setStrokeColorRGB(*RULE)
+        canvas.setLineWidth(0.3)
+        canvas.line(left, y + 6, left + BAND, y + 6)
+        y -= 6
+    canvas.setFont(FONT, 10)
+    canvas.setFillColorRGB(*MUTED)
+    canvas.drawString(left, y - 6, "♣ ♦ ♥ ♠")
+    canvas.setFillColorRGB(*INK)
+
+
+def _write_line(canvas: Canvas, x: float, y: float, width: float, label: str, value: str) -> None:
+    """ "Label: ________" with the value written on the line if there is one."""
+    canvas.setFont(FONT_BOLD, 9)
+    canvas.drawString(x, y, label + ":")
+    start = x + pdfmetrics.stringWidth(label + ":", FONT_BOLD, 9) + 5
+    canvas.setStrokeColorRGB(*INK)
+    canvas.setLineWidth(0.6)
+    canvas.line(start, y - 2, x + width, y - 2)
+    if value:
+        canvas.setFont(FONT, _fit(value, FONT, 11, x + width - start - 4))
+        canvas.drawString(start + 3, y + 1, value)
+
+
+def _shorten(text: str, width: float, size: float, font: str = FONT) -> str:
+    """`text`, cut with an ellipsis where it would overrun `width`."""
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while len(text) > 1 and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
