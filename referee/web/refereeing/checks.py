@@ -12,14 +12,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, Card, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError, Violation
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld
-from referee.engine.scoring import penalty_of
 from referee.engine.variants import VARIANTS, Variant, get_variant
 from referee.web.messages import card_label, contract_text, describe, meld_kind_label
 
@@ -505,8 +504,10 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
     penalty = solution.leftover_penalty
     if not context.variant.has_contracts:
         if views:
-            headline = gettext(
-                "Lay these down: %(penalty)s points stay in the hand.", penalty=penalty
+            headline = ngettext(
+                "Lay these down: %(num)d point stays in the hand.",
+                "Lay these down: %(num)d points stay in the hand.",
+                penalty,
             )
         else:
             headline = gettext("No meld can be laid down from this hand.")
@@ -515,10 +516,11 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
         valid = True
         contract = contract_text(context.variant.contract_for(context.round or 1))
         if solution.leftover:
-            headline = gettext(
-                "Yes: this hand can lay down %(contract)s; %(penalty)s points stay in the hand.",
+            headline = ngettext(
+                "Yes: this hand can lay down %(contract)s; %(num)d point stays in the hand.",
+                "Yes: this hand can lay down %(contract)s; %(num)d points stay in the hand.",
+                penalty,
                 contract=contract,
-                penalty=penalty,
             )
         else:
             headline = gettext(
@@ -541,7 +543,7 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
         melds=views,
         note=note,
         leftover=leftover,
-        leftover_penalty=penalty if penalty is not None else penalty_of(hand, context.variant),
+        leftover_penalty=penalty,
         missing=missing,
     )
 

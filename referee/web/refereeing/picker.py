@@ -103,8 +103,6 @@ def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) 
         "unreadable": gettext("“%(token)s” is not a card", token="{card}"),
         "full": gettext("No more of %(card)s: the game has only that many.", card="{card}"),
         "meld": gettext("Meld %(number)s", number="{count}"),
-        "empty": gettext("No cards yet."),
-        "joker": gettext("joker"),
     }
     labels = {
         "pad": gettext("Tap the cards"),
@@ -114,7 +112,6 @@ def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) 
         "undo_short": gettext("Undo"),
         "clear": gettext("Clear"),
         "target": gettext("Tapped cards go to"),
-        "chosen": gettext("Cards entered (tap one to remove it)"),
     }
     return PickerSetup(
         lang=lang,
