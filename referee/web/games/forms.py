@@ -14,6 +14,7 @@ from wtforms import (
     FormField,
     HiddenField,
     IntegerField,
+    SelectChoice,
     SelectField,
     StringField,
     SubmitField,
@@ -81,7 +82,9 @@ def _house_rule_fields() -> dict[str, Any]:
                 render_kw=_number(min=rule.low, max=rule.high),
             )
         elif rule.kind == "choice":
-            fields[f"hr_{name}"] = SelectField(name, choices=[(c, c) for c in rule.choices])
+            fields[f"hr_{name}"] = SelectField(
+                name, choices=[SelectChoice(c, c) for c in rule.choices], validate_choice=False
+            )
     return fields
 
 
@@ -96,7 +99,9 @@ class NewGameForm(FlaskForm):
         max_entries=MAX_PLAYERS,
     )
     first_dealer = SelectField(_l("Deals first"), choices=[], coerce=int)
-    lang = SelectField(_l("Language of the game"), choices=list(LANGUAGES.items()))
+    lang = SelectField(
+        _l("Language of the game"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
+    )
     contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
     shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
     points = FieldList(
@@ -111,9 +116,10 @@ class NewGameForm(FlaskForm):
 
     def setup(self, variant: Variant) -> None:
         """Choices and labels that depend on the language and the variant."""
-        self.variant.choices = [(vid, variant_name(vid)) for vid in VARIANTS]
+        self.variant.choices = [SelectChoice(vid, variant_name(vid)) for vid in VARIANTS]
         self.first_dealer.choices = [
-            (seat, _l("Player %(number)s", number=seat + 1)) for seat in range(MAX_PLAYERS)
+            SelectChoice(seat, _l("Player %(number)s", number=seat + 1))
+            for seat in range(MAX_PLAYERS)
         ]
         for index, entry in enumerate(self.players.entries):
             entry.label.text = _l("Player %(number)s", number=index + 1)
@@ -124,7 +130,9 @@ class NewGameForm(FlaskForm):
             field.label.text = house_rule_label(name)
             field.description = house_rule_help(name)
             if HOUSE_RULES[name].kind == "choice":
-                field.choices = [(c, choice_label(c)) for c in HOUSE_RULES[name].choices]
+                field.choices = [
+                    SelectChoice(c, choice_label(c)) for c in HOUSE_RULES[name].choices
+                ]
         while len(self.shoe.entries) < len(variant.shoe):
             self.shoe.append_entry()
         del self.shoe.entries[len(variant.shoe) :]
@@ -157,9 +165,15 @@ class NewGameForm(FlaskForm):
         for entry, points in zip(self.points.entries, variant.rank_points, strict=True):
             entry.data = points
 
-    def house_rules(self, variant: Variant) -> dict[str, Any]:
-        """The house rules that differ from the variant, as `apply_house_rules` reads them."""
+    def house_rules(self, variant: Variant, *, shown: bool = True) -> dict[str, Any]:
+        """The house rules that differ from the variant, as `apply_house_rules` reads them.
+
+        `shown` is False when the post did not come from the page's house-rules part (a script
+        posting only the essentials): then unchecked boxes do not mean "switched off".
+        """
         overrides: dict[str, Any] = {}
+        if not shown:
+            return overrides
         for name, rule in HOUSE_RULES.items():
             field = getattr(self, f"hr_{name}", None)
             if field is None:
@@ -170,6 +184,8 @@ class NewGameForm(FlaskForm):
             elif rule.kind == "choice":
                 value = field.data
                 current = current.value
+                if not value:
+                    continue
             else:
                 value = field.data
                 if value is None and rule.kind == "int":

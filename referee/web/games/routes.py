@@ -292,7 +292,7 @@ def index() -> ResponseReturnValue:
         form.fill(variant)
     elif form.validate_on_submit():
         try:
-            overrides = form.house_rules(variant)
+            overrides = form.house_rules(variant, shown=request.form.get("rules_shown") == "1")
             game, token = store.create_game(
                 variant.id,
                 form.player_names(),
@@ -458,10 +458,25 @@ def live_edit(game_id: str, token: str) -> ResponseReturnValue:
 # -- entering and correcting rounds -------------------------------------------------------------
 
 
+def _complete_formdata(game: Game) -> Any:
+    """The posted form with every seat's fields present, so seat i is entry i of the lists.
+
+    (WTForms builds list entries only for the indices it sees: a player who went out posts
+    nothing, and the rows after would slide up a seat.)
+    """
+    formdata = request.form.copy()
+    classes = len(_classes(game.variant))
+    for seat in range(len(game.players)):
+        formdata.setdefault(f"seats-{seat}-penalty", "")
+        for index in range(classes):
+            formdata.setdefault(f"seats-{seat}-classes-{index}", "")
+    return formdata
+
+
 def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
     game = _editable_or_403(game_id, token)
     target = number if number is not None else (game.next_round or len(game.rounds) + 1)
-    form = _round_form(game, target, formdata=request.form)
+    form = _round_form(game, target, formdata=_complete_formdata(game))
     template = "games/game.html" if number is None else "games/round.html"
     if not form.validate_on_submit():
         error = GameError("check_fields", field="form")
