@@ -195,7 +195,12 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
                 describe("bad_house_rule", {"rule": "house_rules", "value": rules_text[:80]})
             )
             status = 400
-    elif game is not None and isinstance(game.get("house_rules"), Mapping):
+    elif (
+        game is not None
+        and variant_id == game.get("variant")
+        and isinstance(game.get("house_rules"), Mapping)
+    ):
+        # The game's house rules belong to its variant; another variant asked for goes without.
         house_rules = dict(game["house_rules"])
         rules_text = json.dumps(house_rules, ensure_ascii=False, separators=(",", ":"))
 
