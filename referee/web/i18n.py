@@ -47,6 +47,8 @@ def _lang_in_json_body() -> str | None:
         body = request.get_json(silent=True)
     except HTTPException:  # a body over MAX_CONTENT_LENGTH: the 413 handler still needs a locale
         return None
+    except RecursionError:  # JSON nested deeper than the parser goes ("[[[[..."): not JSON to us
+        return None
     return _supported(body.get("lang")) if isinstance(body, dict) else None
 
 
