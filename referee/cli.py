@@ -250,11 +250,16 @@ def _penalty_lines(answer: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _solve_lines(answer: dict[str, Any]) -> list[str]:
-    if answer["can_meet_contract"]:
-        lines = [gettext("The hand can meet the contract.")]
+def _solve_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+    from referee.engine.variants import get_variant
+
+    lines: list[str] = []
+    if not get_variant(body["variant"], body.get("house_rules")).has_contracts:
+        pass  # rummy: no contract to meet, only the melds that leave the least
+    elif answer["can_meet_contract"]:
+        lines.append(gettext("The hand can meet the contract."))
     else:
-        lines = [gettext("The hand cannot meet the contract yet.")]
+        lines.append(gettext("The hand cannot meet the contract yet."))
     for meld in answer["melds"]:
         lines += _meld_lines(meld, "  ")
     lines.append(gettext("Left in the hand: %(cards)s", cards=_cards_text(answer["leftover"])))
@@ -281,5 +286,5 @@ def render(call: str, body: dict[str, Any], answer: dict[str, Any]) -> str:
     elif call == "penalty":
         lines = _penalty_lines(answer)
     else:
-        lines = _solve_lines(answer)
+        lines = _solve_lines(body, answer)
     return "\n".join(lines)

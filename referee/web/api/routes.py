@@ -33,7 +33,8 @@ def _too_large() -> ResponseReturnValue:
 @bp.before_request
 def limit_body() -> ResponseReturnValue | None:
     """Refuse a large body before reading it; a body without a length is cut off while read."""
-    request.max_content_length = service.MAX_BODY
+    # One byte over the limit is read, so that a body cut off at the limit shows as too large.
+    request.max_content_length = service.MAX_BODY + 1
     if request.content_length is not None and request.content_length > service.MAX_BODY:
         return _too_large()
     return None
@@ -46,9 +47,13 @@ def _query_language() -> str | None:
 
 def _call(call: str) -> ResponseReturnValue:
     try:
-        body: Any = service.decode(request.get_data(cache=True))
+        data = request.get_data(cache=True)
     except RequestEntityTooLarge:
         return _too_large()
+    if len(data) > service.MAX_BODY:
+        return _too_large()
+    try:
+        body: Any = service.decode(data)
     except RefereeError as error:
         return _error(error)
     try:
