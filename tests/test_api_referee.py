@@ -69,6 +69,22 @@ def test_variants_lists_every_variant_with_its_full_data(api: FlaskClient) -> No
     assert by_id["rummy"]["card_values"]["A"] == 1
     assert by_id["zioncheck-nl"]["rounds"][2]["contract_text"] == "2 runs of 3"
     assert all(v["summary"] for v in variants)
+    rules = response.get_json()["house_rules"]
+    assert set(rules) == set(HOUSE_RULES)
+    assert rules["max_jokers_per_meld"] == {
+        "kind": "optional_int",
+        "label": "Jokers per meld",
+        "help": "The most jokers one meld may hold; empty for no limit.",
+        "low": 0,
+        "high": 12,
+    }
+    assert {c["value"] for c in rules["aces"]["choices"]} == {"high_or_low", "low_only"}
+
+
+def test_house_rules_are_described_in_the_request_language(api: FlaskClient) -> None:
+    rules = api.get("/api/v1/variants?lang=de").get_json()["house_rules"]
+    assert rules["buying"]["label"] == "Kaufen"
+    assert rules["aces"]["choices"][1] == {"value": "low_only", "label": "nur niedrig"}
 
 
 @pytest.mark.parametrize(

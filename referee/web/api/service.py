@@ -17,10 +17,17 @@ from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.layoffs import check_layoff
 from referee.engine.melds import check_meld
-from referee.engine.variants import VARIANTS, Variant, get_variant
+from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
 
 from .. import verdicts
-from ..messages import contract_text, variant_name, variant_summary
+from ..messages import (
+    choice_label,
+    contract_text,
+    house_rule_help,
+    house_rule_label,
+    variant_name,
+    variant_summary,
+)
 
 JSON = dict[str, Any]
 
@@ -199,7 +206,24 @@ def variant_data(variant: Variant) -> JSON:
     return data
 
 
+def house_rules_data() -> JSON:
+    """What each house rule is: its kind and bounds, with a label and a help line in words."""
+    described: JSON = {}
+    for name, rule in HOUSE_RULES.items():
+        item: JSON = {
+            "kind": rule.kind,
+            "label": house_rule_label(name),
+            "help": house_rule_help(name),
+        }
+        if rule.kind in ("int", "optional_int", "deal", "points"):
+            item.update(low=rule.low, high=rule.high)
+        if rule.choices:
+            item["choices"] = [{"value": c, "label": choice_label(c)} for c in rule.choices]
+        described[name] = item
+    return described
+
+
 def variants_answer(ids: Sequence[str] | None = None) -> JSON:
-    """GET /api/v1/variants: every registered variant, in SPEC order."""
+    """GET /api/v1/variants: every registered variant in SPEC order, and the house rules."""
     chosen = VARIANTS.values() if ids is None else [VARIANTS[i] for i in ids]
-    return {"variants": [variant_data(v) for v in chosen]}
+    return {"variants": [variant_data(v) for v in chosen], "house_rules": house_rules_data()}
