@@ -625,6 +625,18 @@ def change_text(game: Game, change: store.Change) -> str:
     return f"{text} ({', '.join(moved)})" if moved else text
 
 
+def _card_picker_macros() -> tuple[Any, Any]:
+    """The shared picker's macros, loaded once per app (a template module costs a render)."""
+    cached = current_app.extensions.get("games_card_picker")
+    if cached is None or current_app.debug:
+        cached = (None, None)
+        if current_app.jinja_env.loader is not None and _has_card_picker():
+            module = current_app.jinja_env.get_template("_card_picker.html").module
+            cached = (module.card_picker_group, module.card_field)
+        current_app.extensions["games_card_picker"] = cached
+    return cached
+
+
 def _has_card_picker() -> bool:
     folder = current_app.template_folder or "templates"
     return (Path(current_app.root_path) / folder / "_card_picker.html").exists()
@@ -633,10 +645,7 @@ def _has_card_picker() -> bool:
 @bp.context_processor
 def games_context() -> dict[str, Any]:
     """What the games templates call: words from messages.py, the shared card picker if there."""
-    group = field = None
-    if current_app.jinja_env.loader is not None and _has_card_picker():
-        module = current_app.jinja_env.get_template("_card_picker.html").module
-        group, field = module.card_picker_group, module.card_field
+    group, field = _card_picker_macros()
     return {
         "variant_name": variant_name,
         "rank_label": rank_label,
