@@ -25,6 +25,12 @@ def verdict_of(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", section))).strip()
 
 
+def field_errors(html: str) -> str:
+    """The messages shown under the fields."""
+    found = re.findall(r'<ul class="field-errors"[^>]*>(.*?)</ul>', html, re.S)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", " ".join(found)))).strip()
+
+
 def get(client: FlaskClient, **query: str) -> tuple[int, str]:
     response = client.get("/referee", query_string=query)
     return response.status_code, response.get_data(as_text=True)
@@ -202,7 +208,8 @@ def test_jokers_in_dutch_sets_are_dead(client: FlaskClient) -> None:
 def test_a_swap_takes_one_card(client: FlaskClient) -> None:
     status, html = get(client, check="swap", meld="7H JK 9H", card="8H 8S")
     assert status == 400
-    assert "could not be read" in verdict_of(html)
+    assert "could not be read" in field_errors(html)
+    assert "Nothing was checked yet" in verdict_of(html)
 
 
 # -- the solver -----------------------------------------------------------------------------
@@ -220,6 +227,15 @@ def test_the_solver_says_when_the_contract_cannot_be_met(client: FlaskClient) ->
     text = verdict_of(html)
     assert "Not yet: this hand cannot lay down 2 runs of 4." in text
     assert "Left in the hand: 55 points" in text
+
+
+def test_the_solver_names_the_cards_missing_for_the_nearest_contract(
+    client: FlaskClient,
+) -> None:
+    _, html = get(client, check="solve", round="1", hand="7H 7S 7D QH QS 2C", lang="de")
+    text = verdict_of(html)
+    assert "Noch nicht: diese Hand kann 2 Sätze zu 3 nicht auslegen." in text
+    assert re.search(r"Es fehlen für die nächste Lösung\s*D♣", text)
 
 
 def test_the_solver_in_the_last_round_says_going_out(client: FlaskClient) -> None:
@@ -254,10 +270,12 @@ def test_an_unreadable_card_is_a_400_in_the_tables_language(
 ) -> None:
     status, html = get(client, cards="7H XX 9H", lang=lang)
     assert status == 400
-    text = verdict_of(html)
+    text = field_errors(html)
     assert message in text
-    assert re.search(r'<textarea[^>]*name="cards"[^>]*>7H XX 9H</textarea>', html)
-    english = verdict_of(get(client, cards="7H XX 9H", lang="en")[1])
+    assert re.search(
+        r'<textarea[^>]*name="cards"[^>]*aria-invalid="true"[^>]*>7H XX 9H</textarea>', html
+    )
+    english = field_errors(get(client, cards="7H XX 9H", lang="en")[1])
     assert (text == english) == (lang == "en")
 
 

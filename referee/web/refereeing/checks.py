@@ -536,17 +536,11 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
         valid = False
         contract = contract_text(context.variant.contract_for(context.round or 1))
         headline = gettext("Not yet: this hand cannot lay down %(contract)s.", contract=contract)
-    note = ""
-    if not valid and missing:
-        note = gettext(
-            "Nearest: with %(cards)s it would work.", cards=" ".join(c.text for c in missing)
-        )
     return Verdict(
         "solve",
         valid,
         headline,
         melds=views,
-        note=note,
         leftover=leftover,
         leftover_penalty=penalty,
         missing=missing,

@@ -113,6 +113,7 @@ def index() -> ResponseReturnValue:
         context_args=context_args(outcome),
         share_url=share_url(outcome) if outcome.verdict is not None else None,
         verdict_target=VERDICT_TARGET,
+        partial=partial,
     )
     response = make_response(page, outcome.status)
     response.vary.add("HX-Request")
