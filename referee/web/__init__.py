@@ -12,7 +12,7 @@ from flask import Flask, url_for
 from werkzeug.routing import BuildError
 
 from . import errors, i18n, security
-from .extensions import babel, csrf
+from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +52,7 @@ def create_app(
 
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
+    compress.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
