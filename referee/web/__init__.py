@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, url_for
+from flask import Flask, Response, request, url_for
 from werkzeug.routing import BuildError
 
 from . import errors, i18n, security
@@ -40,6 +40,8 @@ def create_app(
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
         MAX_CONTENT_LENGTH=1024 * 1024,
+        # Streams are not compressed: Flask-Compress would leave a streamed file unclosed.
+        COMPRESS_STREAMS=False,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -53,6 +55,7 @@ def create_app(
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     compress.init_app(app)
+    app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
@@ -66,6 +69,14 @@ def create_app(
     for blueprint in (api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
         app.register_blueprint(blueprint)
     return app
+
+
+def _buffer_static_files(response: Response) -> Response:
+    """Read a static file into memory so that it can be compressed (they are all small)."""
+    if request.endpoint == "static" and response.is_streamed and response.status_code == 200:
+        response.direct_passthrough = False
+        response.make_sequence()
+    return response
 
 
 def normalize_database_url(url: str) -> str:
