@@ -19,6 +19,10 @@
     if (!f || !f.contains(event.target)) { return; }
     if (event.target.hasAttribute("data-ref-reload")) {
       // A plain submit (not htmx): the whole page is drawn for the new variant or round.
+      // Another variant has other rounds: let it start from its first (or the game's) round.
+      if (event.target.name === "variant" && f.elements.round) {
+        f.elements.round.disabled = true;
+      }
       f.submit();
     } else if (event.target.matches("input[type=checkbox]")) {
       f.dispatchEvent(new CustomEvent("referee-changed", { bubbles: true }));
