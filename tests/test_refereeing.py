@@ -443,3 +443,52 @@ def test_melds_are_split_by_lines_or_bars() -> None:
         "QH QS JK",
         "2C 3C 4C",
     ]
+
+
+# -- the page and the API agree -------------------------------------------------------------
+
+AGREEMENT_CASES = [
+    ("meld", {"cards": "7H 8H JK"}),
+    ("meld", {"cards": "7H 8H 8H 9H"}),
+    ("meld", {"cards": "KS AS 2S"}),
+    ("meld", {"cards": "7H 7S 7D 7C 7H", "variant": "zioncheck-nl"}),
+    ("contract", {"round": "2", "melds": "7H 7S 7D\nQH QS QD"}),
+    ("contract", {"round": "7", "melds": "3H 4H 5H 6H\n3S 4S 5S 6S\n8C 9C 10C JC"}),
+    ("layoff", {"meld": "7H 8H 9H", "cards": "QS"}),
+    ("swap", {"meld": "7H JK 9H", "card": "8S"}),
+    ("swap", {"meld": "7H 7S JK", "card": "7D", "variant": "zioncheck-nl"}),
+]
+
+
+@pytest.mark.parametrize(("check", "fields"), AGREEMENT_CASES)
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_page_says_what_the_api_says(
+    app: Flask, client: FlaskClient, check: str, fields: dict[str, str], lang: str
+) -> None:
+    from referee.engine.cards import parse_cards
+    from referee.engine.contracts import check_contract
+    from referee.engine.layoffs import check_joker_swap, check_layoff
+    from referee.engine.melds import check_meld
+    from referee.engine.variants import get_variant
+    from referee.web import verdicts
+
+    variant = get_variant(fields.get("variant", "contract"))
+    with app.test_request_context(f"/?lang={lang}"):
+        if check == "meld":
+            answer = verdicts.meld_answer(check_meld(parse_cards(fields["cards"]), variant))
+        elif check == "contract":
+            melds = [parse_cards(m) for m in split_melds(fields["melds"])]
+            answer = verdicts.contract_answer(check_contract(melds, variant, int(fields["round"])))
+        elif check == "layoff":
+            verdict = check_layoff(
+                parse_cards(fields["meld"]), parse_cards(fields["cards"]), variant
+            )
+            answer = verdicts.layoff_answer(verdict)
+        else:
+            meld, card = parse_cards(fields["meld"]), parse_cards(fields["card"])[0]
+            answer = verdicts.swap_answer(check_joker_swap(meld, card, variant))
+    _, html = get(client, check=check, lang=lang, **fields)
+    text = verdict_of(html)
+    assert f'data-valid="{str(answer["valid"]).lower()}"' in html
+    for error in answer["errors"]:
+        assert error["message"] in text
