@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from wtforms import Form, HiddenField, RadioField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length
 
 PAPERS = ("a4", "letter")
@@ -19,7 +20,9 @@ class SheetForm(Form):
         render_kw={"autocomplete": "off", "placeholder": "Ann, Bo, Cy, Di", "maxlength": 400},
     )
     paper = RadioField(
-        _l("Paper"), choices=[("a4", _l("A4")), ("letter", _l("Letter"))], default="a4"
+        _l("Paper"),
+        choices=[SelectChoice("a4", _l("A4")), SelectChoice("letter", _l("Letter"))],
+        default="a4",
     )
     house_rules = HiddenField()
     lang = HiddenField()

@@ -39,7 +39,9 @@ FONT_DIRS = (
 FONT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-#: How many times the type may shrink (body.fit-0 .. fit-6 in pdf/print.css).
+#: The type sizes tried, largest first (body.fit-N in pdf/print.css). Cards start at fit-1,
+#: which holds every registered variant in every language; fit-0 is there for short texts.
+FIRST_FIT = 1
 MAX_FIT = 6
 PAGES = 2
 
@@ -161,7 +163,7 @@ def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
     book = build_rulebook(table, lang)
     subject = " · ".join(book.contract_words) or book.goal
     document = None
-    for fit in range(MAX_FIT + 1):
+    for fit in range(FIRST_FIT, MAX_FIT + 1):
         html = render_template(
             "printing/rules.html",
             book=book,

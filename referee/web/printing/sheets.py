@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from referee.engine.errors import RefereeError
-from referee.engine.variants import Variant
+from referee.engine.variants import Scoring, Variant
 
 from . import words
 from .house import TableRules, table_rules
@@ -113,35 +113,31 @@ class Sheet:
 
 def _labels(variant: Variant) -> dict[str, str]:
     return {
-        "round": gettext("Round") if variant.has_contracts else gettext("Deal"),
+        "score": gettext("Round") if variant.has_contracts else gettext("Deal"),
         "contract": gettext("Contract"),
         "dealt": gettext("Cards"),
-        "score": gettext("Round"),
         "total": gettext("Total"),
         "values": gettext("Card values"),
         "date": gettext("Date"),
         "winner": gettext("Winner"),
-        "player": gettext("Player"),
         "dealer": gettext("Dealer"),
         "out": gettext("out"),
         "title": gettext("Score sheet"),
-        "lowest": gettext("Lowest total wins."),
-        "highest": gettext("Highest total wins."),
     }
 
 
 def _subtitle(variant: Variant, players: int) -> str:
     shoe = variant.shoe_for(players)
     parts = [
-        gettext("%(num)d players", num=players),
-        gettext("%(decks)d decks, %(jokers)d jokers", decks=shoe.decks, jokers=shoe.jokers)
-        if shoe.jokers
-        else gettext("%(decks)d decks, no jokers", decks=shoe.decks),
+        ngettext("%(num)d player", "%(num)d players", players),
+        words.shoe_text(shoe.decks, shoe.jokers),
     ]
     if variant.target is not None and not variant.has_contracts:
         parts.append(gettext("play to %(target)d points", target=variant.target))
     parts.append(
-        gettext("Lowest total wins.") if variant.rounds else gettext("Highest total wins.")
+        gettext("lowest total wins")
+        if variant.scoring is Scoring.PENALTY
+        else gettext("highest total wins")
     )
     return " · ".join(parts)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.variants import Contract, Variant
@@ -39,6 +39,15 @@ def suit_name(suit: Suit) -> str:
     return messages.suit_name(suit)
 
 
+def shoe_text(decks: int, jokers: int) -> str:
+    """ "2 decks, 4 jokers", "1 deck, no jokers"."""
+    deck_words = ngettext("%(num)d deck", "%(num)d decks", decks)
+    joker_words = (
+        ngettext("%(num)d joker", "%(num)d jokers", jokers) if jokers else gettext("no jokers")
+    )
+    return f"{deck_words}, {joker_words}"
+
+
 def house_rule_label(name: str) -> str:
     return messages.house_rule_label(name)
 
@@ -56,16 +65,12 @@ def house_rule_value(name: str, value: Any) -> str:
             contract_text(Contract(**item)) for item in value if isinstance(item, dict)
         )
     if name == "shoe" and isinstance(value, list):
-        return " · ".join(
-            gettext(
-                "%(low)d–%(high)d players: %(decks)d decks, %(jokers)d jokers",
-                low=rule["min_players"],
-                high=rule["max_players"],
-                decks=rule["decks"],
-                jokers=rule["jokers"],
-            )
-            for rule in value
-        )
+        parts = []
+        for rule in value:
+            players = "{}–{}".format(rule["min_players"], rule["max_players"])
+            shoe = shoe_text(rule["decks"], rule["jokers"])
+            parts.append(gettext("%(players)s players: %(shoe)s", players=players, shoe=shoe))
+        return " · ".join(parts)
     if name == "rank_points" and isinstance(value, dict):
         faces = {rank.letter: rank_face(rank) for rank in Rank}
         return ", ".join(

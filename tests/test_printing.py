@@ -1,0 +1,323 @@
+"""Printing: the rule page, rule cards and score sheets, house rules from the query, caching."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+from referee.engine.variants import VARIANTS
+from referee.web.printing.house import overrides_from_query, table_rules
+from referee.web.printing.pdfs import CACHE
+from referee.web.printing.sheets import blank_sheet, game_sheet, page_size, render_sheet
+
+
+def pdf_text(body: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(body)).pages)
+
+
+def squeezed(text: str) -> str:
+    """Text without whitespace: table cells wrap contract words over lines."""
+    return "".join(text.split())
+
+
+def embedded_fonts(body: bytes) -> set[str]:
+    """Names of the fonts a PDF embeds (those with a font file)."""
+    names: set[str] = set()
+    for page in PdfReader(io.BytesIO(body)).pages:
+        fonts = page["/Resources"].get_object().get("/Font", {})
+        for ref in fonts.values():
+            font = ref.get_object()
+            descriptors = [font.get("/FontDescriptor")]
+            for descendant in font.get("/DescendantFonts", []):
+                descriptors.append(descendant.get_object().get("/FontDescriptor"))
+            for descriptor in descriptors:
+                if descriptor is None:
+                    continue
+                descriptor = descriptor.get_object()
+                if any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")):
+                    names.add(str(font["/BaseFont"]))
+    return names
+
+
+def all_fonts(body: bytes) -> set[str]:
+    names: set[str] = set()
+    for page in PdfReader(io.BytesIO(body)).pages:
+        for ref in page["/Resources"].get_object().get("/Font", {}).values():
+            names.add(str(ref.get_object()["/BaseFont"]))
+    return names
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    CACHE.clear()
+
+
+# -- house rules from the query -------------------------------------------------------------------
+
+
+def test_house_rules_read_from_json_and_from_single_parameters() -> None:
+    as_json = overrides_from_query({"house_rules": '{"buying": true, "buy_limit": 2}'})
+    single = overrides_from_query({"buying": "yes", "buy_limit": "2"})
+    assert as_json == single == {"buying": True, "buy_limit": 2}
+    assert overrides_from_query({"max_jokers_per_meld": "none"}) == {"max_jokers_per_meld": None}
+    assert overrides_from_query({"deal": "10,11,12,13,14,15,16"}) == {
+        "deal": [10, 11, 12, 13, 14, 15, 16]
+    }
+
+
+def test_house_rules_that_change_nothing_key_the_same_card() -> None:
+    assert table_rules("contract", {"buying": False}).key == ""
+    changed = table_rules("contract", {"buy_limit": 2, "buying": True})
+    assert json.loads(changed.key) == {"buying": True, "buy_limit": 2}
+
+
+def test_rule_page_in_every_variant_names_its_contracts(client: FlaskClient) -> None:
+    for variant in VARIANTS:
+        page = client.get(f"/rules/{variant}?lang=de")
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        assert 'lang="de"' in text
+        if VARIANTS[variant].has_contracts:
+            assert "2 Sätze zu 3" in text
+        assert f"/rules/{variant}.pdf?lang=de&amp;paper=a4" in text
+        assert f"/rules/{variant}.pdf?lang=de&amp;paper=letter" in text
+        assert f'action="/sheets/{variant}.pdf"' in text
+
+
+def test_rule_page_draws_its_cards_without_images(client: FlaskClient) -> None:
+    text = client.get("/rules/contract?lang=fr").get_data(as_text=True)
+    assert '<span class="pc pc-red" role="img" aria-label="D♦">' in text  # dame de carreau
+    assert "<img" not in text
+    assert "style=" not in text
+
+
+def test_house_rules_change_the_rule_page(client: FlaskClient) -> None:
+    plain = client.get("/rules/contract?lang=en").get_data(as_text=True)
+    assert "No buying" in plain and "None: the rules as printed here." in plain
+    page = client.get("/rules/contract?lang=en&buying=true&buy_limit=2&aces=low_only")
+    text = page.get_data(as_text=True)
+    assert "at most 2 times per round" in text
+    assert "An ace is always low" in text
+    assert "House rules in force" in text and "None: the rules" not in text
+    # The print links carry the table's rules along.
+    assert "house_rules=%7B%22aces%22:%22low_only%22,%22buy_limit%22:2,%22buying%22:true%7D" in text
+
+
+def test_alias_redirects_to_the_variant_id(client: FlaskClient) -> None:
+    answer = client.get("/rules/zioncheck?lang=nl")
+    assert answer.status_code == 301
+    assert answer.headers["Location"].startswith("/rules/contract?lang=nl")
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "words"),
+    [
+        ("/rules/pinochle?lang=de", 404, "Variante"),
+        ("/rules/pinochle.pdf?lang=fr", 404, "variante"),
+        ("/rules/contract?lang=de&buy_limit=lots", 400, "buy_limit"),
+        ("/rules/contract.pdf?lang=es&house_rules=%7Bnot%20json", 400, "house_rules"),
+        ("/rules/contract.pdf?lang=pt&house_rules=%7B%22dancing%22%3Atrue%7D", 400, "dancing"),
+        ("/rules/contract.pdf?lang=nl&paper=a5", 400, "Letter"),
+        ("/sheets/contract.pdf?lang=en&paper=a3", 400, "Letter"),
+    ],
+)
+def test_bad_input_is_a_translated_4xx(
+    client: FlaskClient, url: str, status: int, words: str
+) -> None:
+    answer = client.get(url)
+    assert answer.status_code == status
+    assert answer.mimetype == "text/html"
+    assert words in answer.get_data(as_text=True)
+
+
+def test_the_rules_index_lists_every_variant(client: FlaskClient) -> None:
+    text = client.get("/rules?lang=es").get_data(as_text=True)
+    for variant in VARIANTS:
+        assert f'href="/rules/{variant}"' in text
+    assert "Reglas" in text
+
+
+# -- rule cards -----------------------------------------------------------------------------------
+
+
+def test_rule_card_is_a_two_page_pdf_with_title_and_language(client: FlaskClient) -> None:
+    answer = client.get("/rules/shanghai.pdf?lang=pt&paper=letter")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(answer.data))
+    assert len(reader.pages) == 2
+    width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
+    assert (round(width), round(height)) == (612, 792)
+    assert reader.metadata.title == "Rummy Xangai"
+    assert reader.trailer["/Root"]["/Lang"] == "pt"
+    assert 10_000 < len(answer.data) < 100_000
+
+
+def test_rule_card_is_cached_and_answers_304(client: FlaskClient) -> None:
+    first = client.get("/rules/contract.pdf?lang=nl&paper=a4")
+    etag = first.headers["ETag"]
+    started = time.perf_counter()
+    second = client.get("/rules/contract.pdf?lang=nl&paper=a4")
+    assert time.perf_counter() - started < 0.1  # built once, then served from memory
+    assert second.data == first.data and second.headers["ETag"] == etag
+    again = client.get("/rules/contract.pdf?lang=nl&paper=a4", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    other = client.get("/rules/contract.pdf?lang=nl&paper=letter")
+    assert other.headers["ETag"] != etag
+
+
+def test_house_rules_change_the_rule_card(client: FlaskClient) -> None:
+    plain = pdf_text(client.get("/rules/contract.pdf?lang=de").data)
+    rules = quote(json.dumps({"buying": True, "buy_limit": 2}))
+    changed = pdf_text(client.get(f"/rules/contract.pdf?lang=de&house_rules={rules}").data)
+    assert "Kein Kaufen" in plain and "Kein Kaufen" not in changed
+    assert "höchstens 2 Mal kaufen" in squeezed(changed) or "höchstens2Malkaufen" in squeezed(
+        changed
+    )
+
+
+def test_a_custom_contract_table_prints_its_contracts(client: FlaskClient) -> None:
+    contracts = ["2 sets of 3", "1 set of 3 + 1 run of 4", "four runs of 3"]
+    rules = quote(json.dumps({"contracts": contracts}))
+    answer = client.get(f"/rules/contract.pdf?lang=fr&house_rules={rules}")
+    assert answer.status_code == 200
+    text = squeezed(pdf_text(answer.data))
+    assert squeezed("4 suites de 3") in text
+    assert len(PdfReader(io.BytesIO(answer.data)).pages) == 2
+
+
+# -- score sheets ---------------------------------------------------------------------------------
+
+
+def test_blank_sheet_prints_names_contracts_and_values(client: FlaskClient) -> None:
+    answer = client.get("/sheets/contract.pdf?lang=de&players=Änne,Bo,Çem")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    assert answer.headers["ETag"]
+    text = pdf_text(answer.data)
+    for word in ("Änne", "Bo", "Çem", "2 Sätze zu 3", "3 Folgen zu 4", "Kartenwerte", "Sieger"):
+        assert squeezed(word) in squeezed(text)
+    assert "♣" in text and "♥" in text
+    reader = PdfReader(io.BytesIO(answer.data))
+    assert len(reader.pages) == 1
+    assert reader.trailer["/Root"]["/Lang"] == "de"
+    assert "Punkteblatt" in reader.metadata.title
+    assert all_fonts(answer.data) == embedded_fonts(answer.data)  # no unembedded Helvetica
+    assert any("DejaVuSans" in name for name in embedded_fonts(answer.data))
+    assert len(answer.data) < 100_000
+
+
+def test_many_players_turn_the_sheet_to_landscape(app: Flask) -> None:
+    with app.test_request_context("/?lang=en"):
+        table = table_rules("contract")
+        few = blank_sheet(table, "en", "a4", ["Ann", "Bo", "Cy"])
+        many = blank_sheet(table, "en", "a4", [""] * 8)
+    width, height = page_size(few)
+    assert width < height
+    width, height = page_size(many)
+    assert width > height
+
+
+def test_sheet_form_errors_keep_what_was_typed(client: FlaskClient) -> None:
+    typed = "Ann,Bo,Cy,Di,Ed,Flo,Gus,Hal,Ivy"
+    answer = client.get(f"/sheets/contract.pdf?lang=en&players={typed}")
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    assert "3 to 8 players, not 9" in text
+    assert f'value="{typed}"' in text
+    twice = client.get("/sheets/rummy.pdf?lang=nl&players=Ann,ann,Bo")
+    assert twice.status_code == 400 and "dezelfde naam" in twice.get_data(as_text=True)
+
+
+def test_a_number_gives_unnamed_columns(client: FlaskClient) -> None:
+    answer = client.get("/sheets/rummy.pdf?lang=en&players=2")
+    assert answer.status_code == 200
+    text = pdf_text(answer.data)
+    assert "Deal" in text and "10" in text  # two players are dealt 10 cards each
+
+
+def _game_data() -> dict[str, Any]:
+    """A game as GET /api/v1/games/<id> answers it, two rounds in."""
+    return {
+        "id": "abc",
+        "variant": "contract",
+        "house_rules": {},
+        "players": ["Ann", "Bo", "Cy"],
+        "rounds": [
+            {
+                "round": 1,
+                "contract": "2 sets of 3",
+                "dealer": "Ann",
+                "deal": 10,
+                "scores": {"Ann": 0, "Bo": 25, "Cy": 30},
+                "went_out": "Ann",
+            },
+            {
+                "round": 2,
+                "contract": "1 set of 3 and 1 run of 4",
+                "dealer": "Bo",
+                "deal": 10,
+                "scores": {"Ann": 45, "Bo": 0, "Cy": 5},
+                "went_out": "Bo",
+            },
+        ],
+        "totals": {"Ann": 45, "Bo": 25, "Cy": 35},
+        "finished": False,
+        "winner": None,
+        "version": 3,
+    }
+
+
+def test_game_sheet_fills_in_scores_and_running_totals(app: Flask) -> None:
+    with app.test_request_context("/?lang=en"):
+        sheet = game_sheet(_game_data(), "en", "a4", "2 December 2026")
+        body = render_sheet(sheet).body
+    text = pdf_text(body)
+    assert "2 December 2026" in text
+    assert [row.totals for row in sheet.rows[:2]] == [[0, 25, 30], [45, 25, 35]]
+    assert len(sheet.rows) == 7  # the rounds still to play are printed blank
+    for word in ("Ann", "45", "35", "Dealer: Bo", "3 runs of 4"):
+        assert word in text
+
+
+def test_game_sheet_from_a_real_game(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/games", json={"variant": "shanghai", "players": ["Ann", "Bo", "Cy"]}
+    ).get_json()
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    results = [
+        {"player": "Ann", "went_out": True},
+        {"player": "Bo", "penalty": 25},
+        {"player": "Cy", "penalty": 40},
+    ]
+    posted = client.post(
+        f"/api/v1/games/{created['id']}/rounds", json={"round": 1, "results": results}, headers=auth
+    )
+    assert posted.status_code == 200
+    answer = client.get(f"/games/{created['id']}/sheet.pdf?lang=es")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    text = pdf_text(answer.data)
+    assert "Rummy Shanghái" in text and "Bo" in text and "40" in text
+    assert "no-cache" in answer.headers["Cache-Control"]
+    again = client.get(
+        f"/games/{created['id']}/sheet.pdf?lang=es",
+        headers={"If-None-Match": answer.headers["ETag"]},
+    )
+    assert again.status_code == 304
+
+
+def test_game_sheet_of_no_game_is_404(client: FlaskClient) -> None:
+    assert client.get("/games/nothing-here/sheet.pdf?lang=de").status_code == 404
+
+
+def test_print_link_for_the_games_page(app: Flask) -> None:
+    with app.test_request_context():
+        from flask import url_for
+
+        assert url_for("printing.game_sheet", game_id="g1") == "/games/g1/sheet.pdf"
