@@ -1,0 +1,456 @@
+"""The hand solver: named after what it must get right, from hands a table could hold.
+
+Properties (hypothesis) hold it to check_meld and check_contract, the judges, and to a brute
+force that tries every partition of small hands.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.engine.cards import JOKER, SUITS, Card, Rank, parse_cards
+from referee.engine.contracts import check_contract
+from referee.engine.melds import MeldKind, Reading, check_meld
+from referee.engine.scoring import penalty_of
+from referee.engine.solver import MAX_MISSING, Solution, solve
+from referee.engine.variants import VARIANTS, Variant, get_variant
+
+CONTRACT = get_variant("contract")
+SHANGHAI = get_variant("shanghai")
+ZIONCHECK = get_variant("zioncheck-nl")
+RUMMY = get_variant("rummy")
+JOKER_RUMMY = get_variant("joker-rummy")
+
+
+def cards_of(reading: Reading) -> list[str]:
+    return [str(c) for c in reading.cards]
+
+
+def physical(reading: Reading, hand: Sequence[Card]) -> list[Card]:
+    """The cards of a reading as they sit in the hand (a free joker loses its reading)."""
+    declared = Counter(c for c in hand if c.stands_for is not None)
+    out = []
+    for c in reading.cards:
+        if c.stands_for is not None and declared[c] > 0:
+            declared[c] -= 1
+            out.append(c)
+        else:
+            out.append(c.plain)
+    return out
+
+
+def assert_judged_valid(solution: Solution, hand: Sequence[Card], variant: Variant, number: int):
+    """Every meld passes check_meld with the round's sizes, and together check_contract."""
+    melds = [physical(r, hand) for r in solution.melds]
+    if variant.has_contracts:
+        contract = variant.contract_for(number)
+        sizes = {"min_set_size": contract.set_size, "min_run_size": contract.run_size}
+    else:
+        sizes = {}
+    for reading, cards in zip(solution.melds, melds, strict=True):
+        verdict = check_meld(cards, variant, kind=reading.kind, **sizes)
+        assert verdict.valid, (cards_of(reading), verdict.violations)
+        assert reading in verdict.readings, (cards_of(reading), verdict.readings)
+    if variant.has_contracts and solution.melds:
+        going_out = variant.last_round_goes_out and variant.is_last_round(number)
+        verdict = check_contract(melds, variant, number, going_out=going_out)
+        assert verdict.valid, ([cards_of(r) for r in solution.melds], verdict.violations)
+
+
+def assert_accounts_for_the_hand(solution: Solution, hand: Sequence[Card], variant: Variant):
+    melded = [c for r in solution.melds for c in physical(r, hand)]
+    assert Counter(melded) + Counter(solution.leftover) == Counter(hand)
+    assert solution.leftover_penalty == penalty_of(solution.leftover, variant)
+
+
+def hand(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+# -- Contracts, round by round -----------------------------------------------------------------
+
+
+def test_round_one_two_sets_with_jokers_contract():
+    """Contract round 1, 2 sets of 3: 7 7 + joker and 9 9 9; the king and the 2 stay."""
+    cards = hand("7H 7S JK 9C 9D 9S KS 2C")
+    solution = solve(cards, CONTRACT, 1)
+    assert solution.can_meet_contract
+    assert [r.kind for r in solution.melds] == [MeldKind.SET, MeldKind.SET]
+    assert sorted(str(c) for c in solution.leftover) == ["2C", "KS"]
+    assert solution.leftover_penalty == 15
+    assert_judged_valid(solution, cards, CONTRACT, 1)
+
+
+def test_jokers_go_where_they_absorb_most_contract():
+    """Two jokers and no spare naturals: both jokers are melded, the dearest card with them."""
+    cards = hand("AC AD 4S 4H JK JK 8C")
+    solution = solve(cards, CONTRACT, 1)
+    # A A + JK and 4 4 + JK leave the 8 (5 points); nothing cheaper is possible.
+    assert solution.leftover == hand("8C")
+    assert solution.leftover_penalty == 5
+
+
+def test_round_seven_three_runs_going_out_from_thirteen_cards_contract():
+    """Contract round 7 (13 cards dealt as a house rule): three runs of 4, the whole hand."""
+    cards = hand("3H 4H 5H 6H 8C 9C 10C JC QC 2S 3S 4S 5S")
+    solution = solve(cards, CONTRACT, 7)
+    assert solution.can_meet_contract
+    assert solution.leftover == ()
+    assert solution.leftover_penalty == 0
+    assert [r.kind for r in solution.melds] == [MeldKind.RUN] * 3
+    verdict = check_contract([list(r.cards) for r in solution.melds], CONTRACT, 7, going_out=True)
+    assert verdict.valid
+
+
+def test_round_seven_not_going_out_shows_what_stays_contract():
+    """Round 7 is laid down only by going out: a leftover card says the player cannot yet."""
+    cards = hand("3H 4H 5H 6H 8C 9C 10C JC 2S 3S 4S 5S KD")
+    solution = solve(cards, CONTRACT, 7)
+    assert solution.can_meet_contract
+    assert solution.leftover == hand("KD")
+
+
+def test_runs_may_share_a_suit_with_different_starts_contract():
+    """Contract round 3: 3-6 of hearts and 8-J of hearts are two runs of one suit."""
+    cards = hand("3H 4H 5H 6H 8H 9H 10H JH")
+    solution = solve(cards, CONTRACT, 3)
+    assert solution.can_meet_contract and solution.leftover == ()
+    assert_judged_valid(solution, cards, CONTRACT, 3)
+
+
+def test_two_runs_same_suit_same_start_need_a_joker_below_contract():
+    """Two decks: 5-8 of hearts twice. The runs must start apart, so a joker goes below one."""
+    cards = hand("5H 6H 7H 8H 5H 6H 7H 8H JK")
+    solution = solve(cards, CONTRACT, 3)
+    assert solution.can_meet_contract and solution.leftover == ()
+    assert sorted(r.start for r in solution.melds) == [4, 5]
+    assert_judged_valid(solution, cards, CONTRACT, 3)
+    without = solve(hand("5H 6H 7H 8H 5H 6H 7H 8H"), CONTRACT, 3)
+    assert not without.can_meet_contract
+
+
+def test_ace_high_or_low_never_around_the_corner_contract():
+    """Q-K-A and A-2-3 are runs; K-A-2-3 is not (the contract's run of 4 needs a joker)."""
+    solution = solve(hand("QD KD AD JD 2C 3C 4C AC"), CONTRACT, 3)
+    assert solution.can_meet_contract and solution.leftover == ()
+    corner = solve(hand("KD AD 2D 3D JK 7C 8C 9C 10C"), CONTRACT, 3)
+    assert corner.can_meet_contract
+    assert corner.leftover == hand("KD")
+    assert not solve(hand("KD AD 2D 3D 7C 8C 9C 10C"), CONTRACT, 3).can_meet_contract
+
+
+def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
+    """Round 2 (a set of 3 and a run of 4): 7 7 and 4-5-6 of spades lack one card each."""
+    cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
+    solution = solve(cards, CONTRACT, 2)
+    assert not solution.can_meet_contract
+    assert solution.melds == ()
+    assert solution.leftover == cards
+    assert solution.leftover_penalty == penalty_of(cards, CONTRACT)
+    assert len(solution.missing) == 2
+    assert all(c.is_natural for c in solution.missing)
+    completed = solve(cards + solution.missing, CONTRACT, 2)
+    assert completed.can_meet_contract
+
+
+def test_missing_is_empty_when_nothing_is_near_contract():
+    """Round 7 needs three runs of 4; two scattered cards are far more than 3 cards away."""
+    solution = solve(hand("2C 9D"), CONTRACT, 7)
+    assert not solution.can_meet_contract
+    assert solution.missing == ()
+
+
+def test_missing_is_empty_when_the_contract_is_met_contract():
+    assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1).missing == ()
+
+
+# -- Variants ----------------------------------------------------------------------------------
+
+
+def test_zioncheck_sets_of_distinct_suits():
+    """Zioncheck-nl: a set's suits all differ, so 7H 7H 7S is no set (a second 7 of hearts
+    exists only with two decks); 7H 7S 7D is."""
+    variant = get_variant(
+        "zioncheck-nl", {"shoe": [{"min_players": 3, "max_players": 8, "decks": 2, "jokers": 2}]}
+    )
+    cards = hand("7H 7H 7S 9C 9D 9S")
+    solution = solve(cards, variant, 1)
+    assert not solution.can_meet_contract
+    assert solve(hand("7H 7D 7S 9C 9D 9S"), variant, 1).can_meet_contract
+
+
+def test_zioncheck_runs_in_different_suits():
+    """Zioncheck-nl round 3 (2 runs of 3): both runs in hearts are not allowed."""
+    cards = hand("2H 3H 4H 8H 9H 10H")
+    assert not solve(cards, ZIONCHECK, 3).can_meet_contract
+    mixed = hand("2H 3H 4H 8S 9S 10S")
+    solution = solve(mixed, ZIONCHECK, 3)
+    assert solution.can_meet_contract and solution.leftover == ()
+    assert_judged_valid(solution, mixed, ZIONCHECK, 3)
+
+
+def test_zioncheck_declared_joker_only_as_declared():
+    """A joker declared as the 5 of hearts fills 4-5-6 of hearts, never a set of 9s."""
+    cards = hand("4H JK=5H 6H 9C 9D")
+    solution = solve(cards, ZIONCHECK, 2)
+    assert not solution.can_meet_contract  # the set of 9s lacks its third card
+    assert solution.missing and all(c.rank is Rank.NINE for c in solution.missing)
+    met = solve(hand("4H JK=5H 6H 9C 9D 9S"), ZIONCHECK, 2)
+    assert met.can_meet_contract and met.leftover == ()
+    run = next(r for r in met.melds if r.kind is MeldKind.RUN)
+    assert Card(stands_for=Card(Rank.FIVE, SUITS[2])) in run.cards
+
+
+def test_shanghai_one_joker_per_meld():
+    """Shanghai: at most one joker a meld, so 7 7 + 2 jokers is not a set, 7 7 + 1 is."""
+    cards = hand("7H 7S JK JK 9C 9D")
+    solution = solve(cards, SHANGHAI, 1)
+    assert solution.can_meet_contract
+    assert all(sum(1 for c in r.cards if c.is_joker) <= 1 for r in solution.melds)
+    assert solution.leftover == ()
+    assert not solve(hand("7H JK JK 9C 9D JK"), SHANGHAI, 1).can_meet_contract
+
+
+def test_rummy_seed_002_worked_example():
+    """Seed 002: hearts 4-5-6-7 and three nines meld; the 2 of clubs is left (and discarded)."""
+    cards = hand("4H 5H 6H 7H 9C 9D 9S 2C")
+    solution = solve(cards, RUMMY, 1)
+    assert solution.can_meet_contract
+    assert sorted(cards_of(r) for r in solution.melds) == [
+        ["4H", "5H", "6H", "7H"],
+        ["9C", "9D", "9S"],
+    ]
+    assert solution.leftover == hand("2C")
+    assert solution.leftover_penalty == 2
+
+
+def test_rummy_aces_low_only():
+    """Rummy: A-2-3 is a run, Q-K-A is not."""
+    low = solve(hand("AS 2S 3S"), RUMMY, 1)
+    assert low.can_meet_contract and low.leftover == ()
+    high = solve(hand("QS KS AS"), RUMMY, 1)
+    assert not high.can_meet_contract
+    assert high.leftover_penalty == 21
+
+
+def test_rummy_ignores_the_round_and_keeps_the_dearest_melds():
+    """Rummy: J Q K of spades (30) melds rather than 2 3 4 of spades (9) when both share no card."""
+    cards = hand("2S 3S 4S JS QS KS 5D")
+    solution = solve(cards, RUMMY, 99)
+    assert solution.leftover == hand("5D")
+
+
+def test_joker_rummy_eight_jokers_all_melded():
+    """Round 1 is exactly two sets: the kings and queens take all eight jokers; 3 and 8 stay."""
+    cards = hand("3C 8D KS QH JK JK JK JK JK JK JK JK")
+    solution = solve(cards, JOKER_RUMMY, 1)
+    assert solution.can_meet_contract
+    assert sorted(str(c) for c in solution.leftover) == ["3C", "8D"]
+    assert_judged_valid(solution, cards, JOKER_RUMMY, 1)
+
+
+def test_custom_contract_four_runs_of_three():
+    """A house table, "four runs of 3": four short runs in four suits."""
+    variant = get_variant("contract", {"contracts": ["four runs of 3"] * 7})
+    cards = hand("2C 3C 4C 5D 6D 7D 8H 9H 10H JS QS KS")
+    solution = solve(cards, variant, 1)
+    assert solution.can_meet_contract and solution.leftover == ()
+    assert len(solution.melds) == 4
+    assert_judged_valid(solution, cards, variant, 1)
+
+
+def test_bad_round_is_an_error():
+    from referee.engine.errors import RoundError
+
+    with pytest.raises(RoundError):
+        solve(hand("7H 7S 7D"), CONTRACT, 8)
+
+
+def test_solutions_do_not_depend_on_the_order_cards_are_given():
+    cards = hand("7H 7S JK 9C 9D 9S KS 2C 4H 5H 6H")
+    forward = solve(cards, CONTRACT, 2)
+    backward = solve(tuple(reversed(cards)), CONTRACT, 2)
+    assert forward.melds == backward.melds
+    assert Counter(forward.leftover) == Counter(backward.leftover)
+
+
+def test_worst_hands_are_solved_in_milliseconds():
+    """The speed promise: 20 cards with 8 jokers; never near 50 ms (a loose CI bound)."""
+    hands = [
+        hand("QS JS 7S AS 4H 3S 8S 9C 2S 10D 8H 7S JK JK JK JK JK JK"),
+        hand("2H 3H 5H 6H 8H 9H JH QH 2D 4D 5D 7D JK JK JK JK JK JK JK JK"),
+        hand("AC 3C 5C 7C 9C JC KC 2D 4D 6D 8D 10D QD JK JK JK JK JK JK JK"),
+    ]
+    variant = get_variant("joker-rummy", {"deal": [20] * 7})
+    for cards in hands:
+        for number in range(1, 8):
+            start = time.perf_counter()
+            solution = solve(cards, variant, number)
+            elapsed = time.perf_counter() - start
+            assert elapsed < 0.25, (number, elapsed)
+            assert_judged_valid(solution, cards, variant, number)
+
+
+# -- Properties --------------------------------------------------------------------------------
+
+SMALL_POOL = [
+    Card(rank, suit)
+    for rank in (Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.QUEEN, Rank.KING)
+    for suit in SUITS[:3]
+]
+
+
+def legal(cards: list[Card], variant: Variant) -> bool:
+    jokers = sum(1 for c in cards if c.is_joker)
+    if jokers and not variant.uses_jokers:
+        return False
+    counts = Counter(c for c in cards if c.is_natural)
+    return jokers <= variant.max_jokers and all(n <= variant.max_decks for n in counts.values())
+
+
+@st.composite
+def small_hands(draw, variant: Variant, max_cards: int = 9, max_jokers: int = 2):
+    """Up to `max_cards` cards the variant's shoe can hold, crowded on few ranks and suits."""
+    pool = SMALL_POOL * variant.max_decks
+    size = draw(st.integers(min_value=3, max_value=max_cards))
+    allowed = min(max_jokers, variant.max_jokers) if variant.uses_jokers else 0
+    jokers = draw(st.integers(min_value=0, max_value=min(allowed, size - 1)))
+    picks = draw(
+        st.lists(
+            st.integers(0, len(pool) - 1),
+            min_size=size - jokers,
+            max_size=size - jokers,
+            unique=True,
+        )
+    )
+    cards = [pool[i] for i in picks] + [JOKER] * jokers
+    return list(draw(st.permutations(cards)))
+
+
+def brute_force(cards: list[Card], variant: Variant, number: int) -> tuple[int, int] | None:
+    """(least penalty, fewest cards left) over every partition, or None: no contract at all."""
+    if variant.has_contracts:
+        contract = variant.contract_for(number)
+        sizes = {"min_set_size": contract.set_size, "min_run_size": contract.run_size}
+        groups = contract.meld_count
+        going_out = variant.last_round_goes_out and variant.is_last_round(number)
+    else:
+        sizes = {}
+        groups = len(cards) // 3
+        going_out = False
+    melds: list[int] = []
+    for mask in range(1, 1 << len(cards)):
+        group = [cards[i] for i in range(len(cards)) if mask >> i & 1]
+        if len(group) >= 2 and check_meld(group, variant, **sizes).valid:
+            melds.append(mask)
+    best: tuple[int, int] | None = None
+
+    def combine(first: int, union: int, taken: list[int]) -> None:
+        nonlocal best
+        if taken and (not variant.has_contracts or len(taken) == groups):
+            laid = [[cards[i] for i in range(len(cards)) if m >> i & 1] for m in taken]
+            if (
+                not variant.has_contracts
+                or check_contract(laid, variant, number, going_out=going_out).valid
+            ):
+                left = [cards[i] for i in range(len(cards)) if not union >> i & 1]
+                key = (penalty_of(left, variant), len(left))
+                best = key if best is None or key < best else best
+        if len(taken) == groups:
+            return
+        for index in range(first, len(melds)):
+            if not melds[index] & union:
+                taken.append(melds[index])
+                combine(index + 1, union | melds[index], taken)
+                taken.pop()
+
+    combine(0, 0, [])
+    return best
+
+
+SMALL_CASES = [
+    (CONTRACT, 1),
+    (CONTRACT, 2),
+    (CONTRACT, 3),
+    (SHANGHAI, 1),
+    (SHANGHAI, 2),
+    (ZIONCHECK, 1),
+    (ZIONCHECK, 3),
+    (ZIONCHECK, 7),
+    (RUMMY, 1),
+    (get_variant("contract", {"contracts": ["four sets of 2"] * 7, "min_set_size": 2}), 1),
+]
+
+
+@pytest.mark.parametrize(("variant", "number"), SMALL_CASES, ids=lambda x: getattr(x, "id", x))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_solver_matches_brute_force_on_small_hands(variant, number, data):
+    """(a) every meld validates, (b) melds + leftover = hand, (c) no partition leaves less,
+    (d) the same hand gives the same answer."""
+    cards = data.draw(small_hands(variant))
+    if not legal(cards, variant):
+        return
+    solution = solve(cards, variant, number)
+    assert_judged_valid(solution, cards, variant, number)
+    assert_accounts_for_the_hand(solution, cards, variant)
+    best = brute_force(cards, variant, number)
+    if best is None:
+        assert not solution.can_meet_contract
+        assert solution.leftover_penalty == penalty_of(cards, variant)
+    else:
+        assert solution.can_meet_contract
+        assert (solution.leftover_penalty, len(solution.leftover)) == best
+    assert solve(list(cards), variant, number) == solution
+
+
+@st.composite
+def dealt_hands(draw):
+    variant = draw(st.sampled_from([v for v in VARIANTS.values() if v.has_contracts]))
+    number = draw(st.integers(min_value=1, max_value=variant.rounds or 1))
+    shoe_rule = variant.shoe_for(4)
+    shoe = [Card(r, s) for r in Rank for s in SUITS] * shoe_rule.decks
+    shoe += [JOKER] * shoe_rule.jokers
+    size = draw(st.integers(min_value=6, max_value=16))
+    indexes = draw(
+        st.lists(st.integers(0, len(shoe) - 1), min_size=size, max_size=size, unique=True)
+    )
+    return variant, number, [shoe[i] for i in indexes]
+
+
+@settings(max_examples=150, deadline=None)
+@given(dealt_hands())
+def test_dealt_hands_give_valid_accounted_answers(case):
+    """Hands dealt from each variant's shoe: melds judged valid, the hand accounted for,
+    missing cards complete a contract, and the answer does not change between calls."""
+    variant, number, cards = case
+    solution = solve(cards, variant, number)
+    assert_judged_valid(solution, cards, variant, number)
+    assert_accounts_for_the_hand(solution, cards, variant)
+    if solution.can_meet_contract:
+        assert solution.missing == ()
+    else:
+        assert solution.leftover == tuple(cards)
+        assert len(solution.missing) <= MAX_MISSING
+        if solution.missing:
+            assert solve(cards + list(solution.missing), variant, number).can_meet_contract
+    assert solve(cards, variant, number) == solution
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_hands(CONTRACT, max_cards=8, max_jokers=1))
+def test_missing_cards_are_the_fewest(cards):
+    """No smaller set of added cards completes the round-2 contract than `missing` names."""
+    if not legal(cards, CONTRACT):
+        return
+    solution = solve(cards, CONTRACT, 2)
+    if solution.can_meet_contract or len(solution.missing) != 2:
+        return
+    for card in {Card(r, s) for r in Rank for s in SUITS}:
+        assert not solve([*cards, card], CONTRACT, 2).can_meet_contract
