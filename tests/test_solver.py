@@ -304,6 +304,12 @@ SMALL_POOL = [
     for rank in (Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.QUEEN, Rank.KING)
     for suit in SUITS[:3]
 ]
+# Few ranks and suits, so that contracts are often met and often only just.
+DENSE_POOL = [
+    Card(rank, suit)
+    for rank in (Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.KING)
+    for suit in SUITS[1:3]
+] + [Card(Rank.FOUR, SUITS[0]), Card(Rank.TWO, SUITS[3])]
 
 
 def legal(cards: list[Card], variant: Variant) -> bool:
@@ -317,15 +323,15 @@ def legal(cards: list[Card], variant: Variant) -> bool:
 @st.composite
 def small_hands(draw, variant: Variant, max_cards: int = 9, max_jokers: int = 2):
     """Up to `max_cards` cards the variant's shoe can hold, crowded on few ranks and suits."""
-    pool = SMALL_POOL * variant.max_decks
+    pool = draw(st.sampled_from([SMALL_POOL, DENSE_POOL])) * variant.max_decks
     size = draw(st.integers(min_value=3, max_value=max_cards))
     allowed = min(max_jokers, variant.max_jokers) if variant.uses_jokers else 0
     jokers = draw(st.integers(min_value=0, max_value=min(allowed, size - 1)))
     picks = draw(
         st.lists(
             st.integers(0, len(pool) - 1),
-            min_size=size - jokers,
-            max_size=size - jokers,
+            min_size=min(size - jokers, len(pool)),
+            max_size=min(size - jokers, len(pool)),
             unique=True,
         )
     )

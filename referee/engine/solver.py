@@ -539,10 +539,29 @@ class _Search:
             # The most constrained kind first; identical slots stay together.
             slots = sorted(slots, key=lambda k: (len(self.candidates[k]), k.value))
         self.slots = slots
+        self.by_need = {
+            kind: sorted(found, key=lambda c: (c.jmin, c.order))
+            for kind, found in self.candidates.items()
+        }
         self.best_score = -1
         self.best: tuple[_Candidate, ...] | None = None
         self.best_missing = MAX_MISSING + 1
         self.total = sum(weights[i] * n for i, n in enumerate(self.counts))
+
+    def _fewest_fillers(self, packed: int, slots: Sequence[MeldKind]) -> int | None:
+        """Fillers (jokers, missing cards) the slots need at least, or None: some slot can't be
+        filled at all. Each slot is counted with the neediest-free candidate still in hand."""
+        total = 0
+        for kind in set(slots):
+            least = None
+            for candidate in self.by_need[kind]:
+                if ((packed | _GUARDS) - candidate.packed) & _GUARDS == _GUARDS:
+                    least = candidate.jmin
+                    break
+            if least is None:
+                return None
+            total += least * sum(1 for k in slots if k is kind)
+        return total
 
     # - lay down exactly the contract, leaving the least -
 
@@ -550,12 +569,12 @@ class _Search:
         assert self.slots is not None
         slots = self.slots
         last = len(slots)
-        after = [
+        upto = [
             (
-                sum(1 for k in slots[i + 1 :] if k is MeldKind.RUN),
-                sum(1 for k in slots[i + 1 :] if k is MeldKind.SET),
+                sum(1 for k in slots[i:] if k is MeldKind.RUN),
+                sum(1 for k in slots[i:] if k is MeldKind.SET),
             )
-            for i in range(last)
+            for i in range(last + 1)
         ]
         sizes = [self.rules.run_size if k is MeldKind.RUN else self.rules.set_size for k in slots]
         # Cards the slots from here on need at least, fixed cards and jokers together.
@@ -564,19 +583,23 @@ class _Search:
         rules = self.rules
         jokers = self.jokers
         jokers_worth = jokers * rules.joker_weight
-        perfect = self.total + jokers_worth
         chosen: list[_Candidate] = []
         different_suits = rules.runs_rule is ContractRuns.DIFFERENT_SUITS
         bounds: dict[tuple[int, int], int] = {}
 
         def bound(packed: int, slot: int, remaining: int) -> int:
+            """What the slots from `slot` on could absorb at most (the last entry is none)."""
             key = (packed, slot)
             found = bounds.get(key)
             if found is None:
-                runs_after, sets_after = after[slot]
-                found = _bound(_unpack(packed), weights, rules, runs_after, sets_after, remaining)
+                runs, sets = upto[slot]
+                found = _bound(_unpack(packed), weights, rules, runs, sets, remaining)
                 bounds[key] = found
             return found
+
+        packed_hand = _pack(self.counts)
+        # Nothing can beat the bound of the whole contract: reaching it ends the search.
+        perfect = min(self.total, bound(packed_hand, 0, self.total)) + jokers_worth
 
         def visit(
             slot: int, first: int, packed: int, score: int, jmin: int, remaining: int, items: int
@@ -593,8 +616,13 @@ class _Search:
                 return total >= perfect
             if items < last - slot or items + jokers - jmin < need[slot]:
                 return False
+            fewest = self._fewest_fillers(packed, slots[slot:])
+            if fewest is None or jmin + fewest > jokers:
+                return False
+            if score + bound(packed, slot, remaining) + jokers_worth <= self.best_score:
+                return False
             kind = slots[slot]
-            rest = bound(packed, slot, remaining)
+            rest = bound(packed, slot + 1, remaining)
             if slot == 0 or slots[slot - 1] is not kind:
                 first = 0
             candidates = self.candidates[kind]
@@ -632,7 +660,7 @@ class _Search:
             return False
 
         items = sum(self.counts)
-        visit(0, 0, _pack(self.counts), 0, 0, self.total, items)
+        visit(0, 0, packed_hand, 0, 0, self.total, items)
 
     # - rummy: any melds at all -
 
@@ -682,7 +710,6 @@ class _Search:
     def nearest(self) -> None:
         assert self.slots is not None
         slots = self.slots
-        counts = self.counts
         jokers = self.jokers
         rules = self.rules
         chosen: list[_Candidate] = []
@@ -690,9 +717,16 @@ class _Search:
             found.sort(key=lambda c: (c.plow, c.jmin - c.plow, -c.weight, c.key, c.uses))
         different_suits = rules.runs_rule is ContractRuns.DIFFERENT_SUITS
 
-        def visit(slot: int, first: int, plow: int, filler: int) -> None:
+        def visit(slot: int, first: int, packed: int, plow: int, filler: int) -> None:
             if plow + max(0, filler - jokers) >= self.best_missing:
                 return
+            if slot < len(slots):
+                fewest = self._fewest_fillers(packed, slots[slot:])
+                if (
+                    fewest is None
+                    or max(plow, plow + filler + fewest - jokers) >= self.best_missing
+                ):
+                    return
             if slot == len(slots):
                 if _missing_cards(chosen, self.hand, rules) is None:
                     return
@@ -707,7 +741,7 @@ class _Search:
                 candidate = candidates[index]
                 if plow + candidate.plow >= self.best_missing:
                     break
-                if any(counts[item] < copies for item, copies in candidate.uses):
+                if ((packed | _GUARDS) - candidate.packed) & _GUARDS != _GUARDS:
                     continue
                 if (
                     different_suits
@@ -715,17 +749,17 @@ class _Search:
                     and any(c.kind is MeldKind.RUN and c.key == candidate.key for c in chosen)
                 ):
                     continue
-                for item, copies in candidate.uses:
-                    counts[item] -= copies
                 chosen.append(candidate)
                 visit(
-                    slot + 1, index, plow + candidate.plow, filler + candidate.jmin - candidate.plow
+                    slot + 1,
+                    index,
+                    packed - candidate.packed,
+                    plow + candidate.plow,
+                    filler + candidate.jmin - candidate.plow,
                 )
                 chosen.pop()
-                for item, copies in candidate.uses:
-                    counts[item] += copies
 
-        visit(0, 0, 0, 0)
+        visit(0, 0, _pack(self.counts), 0, 0)
 
 
 # -- from the chosen melds back to cards -------------------------------------------------------
