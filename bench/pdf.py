@@ -1,0 +1,135 @@
+"""Print how long each kind of PDF takes to build, cold and warm, and how big it is.
+
+    .venv/bin/python bench/pdf.py [--repeat N]
+
+cold:   the first one in a fresh process (imports, fonts, parsed CSS made then).
+warm:   built again with everything loaded (median of N builds of cards not yet cached).
+cached: the same URL asked again over HTTP: the in-process cache answers.
+Aims (issue 5): a warm rule card under 300 ms, a warm score sheet under 30 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.web import create_app
+from referee.web.printing.house import table_rules
+from referee.web.printing.pdfs import CACHE, Built, render_rule_card
+from referee.web.printing.sheets import blank_sheet, game_sheet, render_sheet
+
+LANGUAGES = ("en", "de", "nl", "pt", "fr", "es")
+GAME = {
+    "variant": "contract",
+    "house_rules": {},
+    "players": ["Ann", "Bo", "Cy", "Di"],
+    "rounds": [
+        {
+            "round": n,
+            "contract": "",
+            "dealer": ["Ann", "Bo", "Cy", "Di"][(n - 1) % 4],
+            "deal": 10,
+            "scores": {"Ann": 0 if n % 2 else 35, "Bo": 20, "Cy": 45, "Di": 0 if n % 2 == 0 else 5},
+            "went_out": "Ann" if n % 2 else "Di",
+        }
+        for n in range(1, 6)
+    ],
+    "totals": {"Ann": 70, "Bo": 100, "Cy": 225, "Di": 15},
+    "finished": False,
+    "winner": None,
+    "version": 6,
+}
+
+
+def _timed(build: Callable[[], Built]) -> tuple[float, Built]:
+    started = time.perf_counter()
+    built = build()
+    return (time.perf_counter() - started) * 1000, built
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=6, help="warm builds per kind (default 6)")
+    repeat = max(1, parser.parse_args().repeat)
+
+    with tempfile.TemporaryDirectory() as instance:
+        app = create_app(
+            {"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": "sqlite://"},
+            instance_path=instance,
+        )
+        client = app.test_client()
+
+        def card(variant: str, lang: str, paper: str) -> Callable[[], Built]:
+            def build() -> Built:
+                with app.test_request_context(f"/?lang={lang}"):
+                    return render_rule_card(table_rules(variant), lang, paper)
+
+            return build
+
+        def sheet(players: list[str], lang: str, paper: str) -> Callable[[], Built]:
+            def build() -> Built:
+                with app.test_request_context(f"/?lang={lang}"):
+                    return render_sheet(blank_sheet(table_rules("contract"), lang, paper, players))
+
+            return build
+
+        def filled(lang: str) -> Callable[[], Built]:
+            def build() -> Built:
+                with app.test_request_context(f"/?lang={lang}"):
+                    return render_sheet(game_sheet(GAME, lang, "a4", "2 December 2026"))
+
+            return build
+
+        kinds = {
+            "rule card (WeasyPrint, 2 pages)": (
+                card("contract", "en", "a4"),
+                [card(v, lang, "a4") for v in ("shanghai", "contract") for lang in LANGUAGES],
+            ),
+            "blank score sheet, 4 players (ReportLab)": (
+                sheet(["Ann", "Bo", "Cy", "Di"], "en", "a4"),
+                [sheet(["Ann", "Bo", "Cy", "Di"], lang, "letter") for lang in LANGUAGES],
+            ),
+            "blank score sheet, 8 players, landscape": (
+                sheet([""] * 8, "de", "a4"),
+                [sheet([""] * 8, lang, "a4") for lang in LANGUAGES],
+            ),
+            "game's score sheet, 5 rounds filled": (
+                filled("en"),
+                [filled(lang) for lang in LANGUAGES],
+            ),
+        }
+        print(f"{'kind':44} {'cold ms':>8} {'warm ms':>8} {'max ms':>8} {'size KB':>8}")
+        for name, (cold_build, warm_builds) in kinds.items():
+            cold, built = _timed(cold_build)
+            warm = [_timed(b)[0] for b in (warm_builds * repeat)[:repeat]]
+            print(
+                f"{name:44} {cold:8.1f} {statistics.median(warm):8.1f} {max(warm):8.1f}"
+                f" {len(built.body) / 1024:8.1f}"
+            )
+
+        CACHE.clear()
+        url = "/rules/zioncheck-nl.pdf?lang=pt&paper=letter"
+        first = time.perf_counter()
+        client.get(url)
+        built_ms = (time.perf_counter() - first) * 1000
+        second = time.perf_counter()
+        answer = client.get(url)
+        cached_ms = (time.perf_counter() - second) * 1000
+        print(f"HTTP {url}: built {built_ms:.1f} ms, cached {cached_ms:.2f} ms")
+        third = time.perf_counter()
+        not_modified = client.get(url, headers={"If-None-Match": answer.headers["ETag"]})
+        print(
+            f"HTTP same with If-None-Match: {not_modified.status_code} in "
+            f"{(time.perf_counter() - third) * 1000:.2f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
