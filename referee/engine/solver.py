@@ -63,11 +63,6 @@ def _pack_uses(uses: Sequence[tuple[int, int]]) -> int:
     return sum(copies << (_BITS * item) for item, copies in uses)
 
 
-def _unpack(packed: int) -> list[int]:
-    mask = (1 << _BITS) - 1
-    return [(packed >> (_BITS * item)) & mask for item in range(_ITEMS)]
-
-
 def _item(suit_index: int, rank: int) -> int:
     return suit_index * 13 + rank - 1
 
@@ -108,10 +103,11 @@ class _Candidate:
         jmin: int,
         jcap: int,
         plow: int,
+        packed: int | None = None,
     ) -> None:
         self.kind = kind
         self.key = key  # the rank of a set, the suit index of a run
-        self.uses = uses  # (item, copies)
+        self.uses = uses  # (item, copies) of a set; a run's items are in `places`
         self.places = places  # a run's (place, item) from low to high
         self.weight = weight
         self.fixed = nat + decl
@@ -121,10 +117,10 @@ class _Candidate:
         self.jcap = jcap
         self.plow = plow  # missing naturals it needs at least (0 in a normal search)
         self.order = 0
-        self.packed = _pack_uses(uses)
+        self.packed = _pack_uses(uses) if packed is None else packed
 
-    def sort_key(self) -> tuple[int, int, int, int, tuple[tuple[int, int], ...]]:
-        return (-self.weight, self.plow, self.jmin, self.key, self.uses)
+    def sort_key(self) -> tuple[int, int, int, int, int]:
+        return (-self.weight, self.plow, self.jmin, self.key, self.packed)
 
     @property
     def place_mask(self) -> int:
@@ -292,57 +288,104 @@ def _run_candidates(
         if not offers:
             continue
         if rules.around:
-            chosen_sets = _cyclic_subsets(offers, rules, fillers)
+            chosen_sets = [
+                (
+                    chosen,
+                    span,
+                    sum(1 for _, item in chosen if item < _NATURALS),
+                    sum(weights[item] for _, item in chosen),
+                    _pack_uses([(item, 1) for _, item in chosen]),
+                )
+                for chosen, span in _cyclic_subsets(offers, rules, fillers)
+            ]
         else:
-            chosen_sets = _linear_subsets(offers, rules, fillers)
-        for chosen, span in chosen_sets:
-            nat = sum(1 for _, item in chosen if item < _NATURALS)
-            decl = len(chosen) - nat
-            if decl > rules.max_jokers:
+            chosen_sets = _linear_subsets(offers, weights, fillers)
+        run_size = rules.run_size
+        max_jokers = rules.max_jokers
+        min_natural = rules.min_natural
+        for chosen, span, nat, weight, packed in chosen_sets:
+            size = len(chosen)
+            decl = size - nat
+            if decl > max_jokers:
                 continue
-            jmin = max(rules.run_size, span) - len(chosen)
-            jcap = min(_LONGEST_RUN - len(chosen), rules.max_jokers - decl)
-            plow = max(0, rules.min_natural - nat, jmin - (rules.max_jokers - decl))
-            if plow > slack or (plow > jmin and plow > 0) or jmin > jokers + slack:
+            jmin = (run_size if run_size > span else span) - size
+            jcap = min(_LONGEST_RUN - size, max_jokers - decl)
+            plow = max(0, min_natural - nat, jmin - (max_jokers - decl))
+            if plow > slack or (plow > jmin and plow > 0) or jmin > fillers or jcap < 0:
                 continue
-            if jcap < 0:
-                continue
-            uses = tuple((item, 1) for _, item in chosen)
-            weight = sum(weights[item] for item in (i for _, i in chosen))
             found.append(
                 _Candidate(
-                    MeldKind.RUN, suit_index, uses, chosen, weight, nat, decl, jmin, jcap, plow
+                    MeldKind.RUN,
+                    suit_index,
+                    (),
+                    chosen,
+                    weight,
+                    nat,
+                    decl,
+                    jmin,
+                    jcap,
+                    plow,
+                    packed,
                 )
             )
     return found
 
 
-def _linear_subsets(
-    offers: list[tuple[int, int]], rules: _Rules, fillers: int
-) -> list[tuple[tuple[tuple[int, int], ...], int]]:
-    """Choices of places (at most one item a place) whose gaps the fillers can close."""
-    found: list[tuple[tuple[tuple[int, int], ...], int]] = []
-    count = len(offers)
+_Subset = tuple[tuple[tuple[int, int], ...], int, int, int, int]
 
-    def extend(chosen: list[tuple[int, int]], after: int, gaps: int) -> None:
-        low = chosen[0][0]
-        high = chosen[-1][0]
-        found.append((tuple(chosen), high - low + 1))
+
+def _linear_subsets(
+    offers: list[tuple[int, int]], weights: list[int], fillers: int
+) -> list[_Subset]:
+    """Choices of places (at most one item a place) whose gaps the fillers can close:
+    (chosen, span, naturals, weight, packed)."""
+    found: list[_Subset] = []
+    count = len(offers)
+    bits = [1 << (_BITS * item) for _, item in offers]
+
+    def extend(
+        chosen: tuple[tuple[int, int], ...],
+        low: int,
+        high: int,
+        after: int,
+        gaps: int,
+        nat: int,
+        weight: int,
+        packed: int,
+    ) -> None:
+        found.append((chosen, high - low + 1, nat, weight, packed))
         for index in range(after, count):
-            place, item = offers[index]
+            offer = offers[index]
+            place = offer[0]
             if place == high:
                 continue
             more = gaps + place - high - 1
-            if more > fillers or place - low + 1 > _LONGEST_RUN:
+            if more > fillers or place - low >= _LONGEST_RUN:
                 break
-            if low == 1 and place == 14:
-                break  # the same ace at both ends
-            chosen.append((place, item))
-            extend(chosen, index + 1, more)
-            chosen.pop()
+            item = offer[1]
+            extend(
+                (*chosen, offer),
+                low,
+                place,
+                index + 1,
+                more,
+                nat + (item < _NATURALS),
+                weight + weights[item],
+                packed + bits[index],
+            )
 
     for index in range(count):
-        extend([offers[index]], index + 1, 0)
+        place, item = offers[index]
+        extend(
+            (offers[index],),
+            place,
+            place,
+            index + 1,
+            0,
+            int(item < _NATURALS),
+            weights[item],
+            bits[index],
+        )
     return found
 
 
@@ -367,56 +410,57 @@ def _cyclic_subsets(
 # -- bounds ------------------------------------------------------------------------------------
 
 
-def _bound(
-    counts: list[int], weights: list[int], rules: _Rules, runs: int, sets: int, total: int
-) -> int:
-    """The most fixed-card weight `runs` runs and `sets` sets could still absorb."""
+def _bound(packed: int, weights: list[int], rules: _Rules, runs: int, sets: int, total: int) -> int:
+    """The most fixed-card weight `runs` runs and `sets` sets could still absorb.
+
+    A run takes at most one card of a place: the k-th copies of a suit form its k-th layer,
+    and `runs` runs absorb at most the heaviest `runs` layers. A set takes cards of one rank:
+    all of them, or chunks of the largest set size, or (suits distinct) one card a suit.
+    Declared jokers are layered apart from the naturals of their place, which only adds.
+    """
     if runs == 0 and sets == 0:
         return 0
-    pieces: list[int] = []
-    if runs:
-        run_layers: list[int] = []
-        for suit_index in range(len(SUITS)):
-            layers: list[int] = []
-            for rank in range(1, 14):
-                item = _item(suit_index, rank)
-                stack = [weights[_NATURALS + item]] * counts[_NATURALS + item]
-                stack += [weights[item]] * counts[item]
-                for depth, value in enumerate(stack):
-                    if depth == len(layers):
-                        layers.append(0)
-                    layers[depth] += value
-            run_layers += layers
-        run_layers.sort(reverse=True)
-        pieces.append(sum(run_layers[:runs]))
-    if sets:
-        chunks: list[int] = []
-        for rank in range(1, 14):
-            if rules.distinct:
-                layers = []
-                for suit_index in range(len(SUITS)):
-                    item = _item(suit_index, rank)
-                    stack = [weights[_NATURALS + item]] * counts[_NATURALS + item]
-                    stack += [weights[item]] * counts[item]
-                    for depth, value in enumerate(stack):
-                        if depth == len(layers):
-                            layers.append(0)
-                        layers[depth] += value
-                chunks += layers
+    run_layers: dict[int, int] = {}
+    set_layers: dict[int, int] = {}
+    stacks: dict[int, list[int]] = {}
+    distinct = rules.distinct
+    limited = rules.max_set < _UNLIMITED
+    rest = packed
+    while rest:
+        low = (rest & -rest).bit_length() - 1
+        item = low // _BITS
+        shift = item * _BITS
+        copies = (rest >> shift) & ((1 << _BITS) - 1)
+        rest &= ~(((1 << _BITS) - 1) << shift)
+        weight = weights[item]
+        natural = item % _NATURALS
+        suit = natural // 13
+        rank = natural % 13
+        if runs:
+            for depth in range(copies):
+                key = suit * 64 + depth
+                run_layers[key] = run_layers.get(key, 0) + weight
+        if sets:
+            if distinct:
+                for depth in range(copies):
+                    key = rank * 64 + depth
+                    set_layers[key] = set_layers.get(key, 0) + weight
+            elif limited:
+                stacks.setdefault(rank, []).extend([weight] * copies)
             else:
-                stack = []
-                for suit_index in range(len(SUITS)):
-                    item = _item(suit_index, rank)
-                    stack += [weights[_NATURALS + item]] * counts[_NATURALS + item]
-                    stack += [weights[item]] * counts[item]
-                if not stack:
-                    continue
+                set_layers[rank] = set_layers.get(rank, 0) + weight * copies
+    found = 0
+    if runs:
+        found += sum(sorted(run_layers.values(), reverse=True)[:runs])
+    if sets:
+        chunks = list(set_layers.values())
+        if stacks:
+            size = rules.max_set
+            for stack in stacks.values():
                 stack.sort(reverse=True)
-                size = rules.max_set if rules.max_set < _UNLIMITED else len(stack)
                 chunks += [sum(stack[i : i + size]) for i in range(0, len(stack), size)]
-        chunks.sort(reverse=True)
-        pieces.append(sum(chunks[:sets]))
-    return min(total, sum(pieces))
+        found += sum(sorted(chunks, reverse=True)[:sets])
+    return min(total, found)
 
 
 # -- jokers between chosen melds ---------------------------------------------------------------
@@ -593,7 +637,7 @@ class _Search:
             found = bounds.get(key)
             if found is None:
                 runs, sets = upto[slot]
-                found = _bound(_unpack(packed), weights, rules, runs, sets, remaining)
+                found = _bound(packed, weights, rules, runs, sets, remaining)
                 bounds[key] = found
             return found
 
@@ -665,7 +709,6 @@ class _Search:
     # - rummy: any melds at all -
 
     def any_melds(self) -> None:
-        counts = self.counts
         rules = self.rules
         jokers = self.jokers
         jokers_worth = jokers * rules.joker_weight
@@ -675,7 +718,9 @@ class _Search:
         )
         chosen: list[_Candidate] = []
 
-        def visit(first: int, score: int, jmin: int, jcap: int, remaining: int) -> None:
+        def visit(
+            first: int, packed: int, score: int, jmin: int, jcap: int, remaining: int
+        ) -> None:
             if chosen:
                 total = score + min(jokers, jcap) * rules.joker_weight
                 if total > self.best_score:
@@ -687,23 +732,20 @@ class _Search:
                     return
                 if jmin + candidate.jmin > jokers:
                     continue
-                if any(counts[item] < copies for item, copies in candidate.uses):
+                if ((packed | _GUARDS) - candidate.packed) & _GUARDS != _GUARDS:
                     continue
-                for item, copies in candidate.uses:
-                    counts[item] -= copies
                 chosen.append(candidate)
                 visit(
                     index,
+                    packed - candidate.packed,
                     score + candidate.weight,
                     jmin + candidate.jmin,
                     jcap + candidate.jcap,
                     remaining - candidate.weight,
                 )
                 chosen.pop()
-                for item, copies in candidate.uses:
-                    counts[item] += copies
 
-        visit(0, 0, 0, 0, self.total)
+        visit(0, _pack(self.counts), 0, 0, 0, self.total)
 
     # - the nearest contract: fewest natural cards to add -
 
@@ -714,7 +756,7 @@ class _Search:
         rules = self.rules
         chosen: list[_Candidate] = []
         for found in self.candidates.values():
-            found.sort(key=lambda c: (c.plow, c.jmin - c.plow, -c.weight, c.key, c.uses))
+            found.sort(key=lambda c: (c.plow, c.jmin - c.plow, -c.weight, c.key, c.packed))
         different_suits = rules.runs_rule is ContractRuns.DIFFERENT_SUITS
 
         def visit(slot: int, first: int, packed: int, plow: int, filler: int) -> None:
@@ -988,6 +1030,8 @@ def _melds(
     for candidate in chosen:
         for item, copies in candidate.uses:
             used[item] += copies
+        for _, item in candidate.places:
+            used[item] += 1
     return tuple(sorted(readings, key=_meld_order)), used, sum(amounts)
 
 
