@@ -28,7 +28,7 @@ from . import bp
 from .forms import PAPERS, SheetForm
 from .house import TableRules, overrides_from_query, table_rules
 from .pdfs import CACHE, Built, FontMissingError, render_rule_card
-from .rulebook import _facts, build_rulebook
+from .rulebook import build_rulebook, facts_of
 from .sheets import blank_sheet as build_blank_sheet
 from .sheets import game_sheet as build_game_sheet
 from .sheets import render_sheet
@@ -88,7 +88,9 @@ def _cached_pdf(
 @bp.get("/rules")
 def index() -> ResponseReturnValue:
     """Every variant with a line about it."""
-    variants = [(variant, variant_name(variant), _facts(variant)) for variant in VARIANTS.values()]
+    variants = [
+        (variant, variant_name(variant), facts_of(variant)) for variant in VARIANTS.values()
+    ]
     return render_template("printing/index.html", variants=variants)
 
 

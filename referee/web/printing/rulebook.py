@@ -92,7 +92,7 @@ class Rulebook:
         return (tuple(self.sections[:cut]), tuple(self.sections[cut:]))
 
 
-def _face(card: Card, lang: str) -> Face:
+def _face(card: Card) -> Face:
     if card.rank is None or card.suit is None:
         return Face(rank="", suit="", red=False, joker=True, label=words.card_face(card))
     return Face(
@@ -104,8 +104,8 @@ def _face(card: Card, lang: str) -> Face:
     )
 
 
-def _faces(cards: Sequence[Card], lang: str) -> tuple[Face, ...]:
-    return tuple(_face(card, lang) for card in cards)
+def _faces(cards: Sequence[Card]) -> tuple[Face, ...]:
+    return tuple(_face(card) for card in cards)
 
 
 def _run(start: int, length: int, suit: Suit) -> list[Card]:
@@ -133,7 +133,7 @@ def _contract_set_sizes(variant: Variant) -> set[int]:
 # -- the summary page -------------------------------------------------------------------------
 
 
-def _facts(variant: Variant) -> tuple[str, ...]:
+def facts_of(variant: Variant) -> tuple[str, ...]:
     facts = [
         ngettext("%(num)d player", "%(num)d players", variant.max_players, num=variant.max_players)
         if variant.min_players == variant.max_players
@@ -217,7 +217,7 @@ def _shoe_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...]]:
     return head, tuple(rows)
 
 
-def _values(variant: Variant, lang: str) -> tuple[tuple[str, str], ...]:
+def card_values(variant: Variant) -> tuple[tuple[str, str], ...]:
     """(cards, points) pairs, cheapest first; 2–10 at face value said once."""
     face_value = [r for r in Rank if 2 <= r <= 10 and variant.rank_points[r - 1] == int(r)]
     if len(face_value) < 3:  # a 5 worth 5 points among 2-9 worth 5 is no "face value" rule
@@ -232,11 +232,11 @@ def _values(variant: Variant, lang: str) -> tuple[tuple[str, str], ...]:
         ranks = [r for r in value_class.ranks if r not in face_value]
         if not ranks:
             continue
-        values.append((_rank_list(ranks, lang), str(value_class.points)))
+        values.append((_rank_list(ranks), str(value_class.points)))
     return tuple(values)
 
 
-def _rank_list(ranks: Sequence[Rank], lang: str) -> str:
+def _rank_list(ranks: Sequence[Rank]) -> str:
     """ "2–9", "10 J Q K", "A": consecutive numbers as a span, faces one by one."""
     numbers = [int(r) for r in ranks if 2 <= r <= 10]
     parts: list[str] = []
@@ -248,7 +248,7 @@ def _rank_list(ranks: Sequence[Rank], lang: str) -> str:
     return " ".join(parts)
 
 
-def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
+def _meld_examples(variant: Variant) -> tuple[Example, ...]:
     set_size = min(_contract_set_sizes(variant) or {variant.min_set_size})
     run_size = min(_contract_run_sizes(variant) or {variant.min_run_size})
     suits = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
@@ -258,7 +258,7 @@ def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
     set_cards = [Card(Rank.SEVEN, suits[i]) for i in range(shown)]
     examples = [
         Example(
-            faces=_faces(set_cards, lang),
+            faces=_faces(set_cards),
             caption=ngettext(
                 "Set: %(num)d or more cards of one rank",
                 "Set: %(num)d or more cards of one rank",
@@ -269,7 +269,7 @@ def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
     run_cards = _run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)
     examples.append(
         Example(
-            faces=_faces(run_cards, lang),
+            faces=_faces(run_cards),
             caption=ngettext(
                 "Run: %(num)d or more cards in sequence, one suit",
                 "Run: %(num)d or more cards in sequence, one suit",
@@ -284,27 +284,23 @@ def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
         with_joker[1] = Card()
         examples.append(
             Example(
-                faces=_faces(with_joker, lang),
+                faces=_faces(with_joker),
                 caption=gettext("The joker stands for %(card)s", card=words.card_face(stands_for)),
             )
         )
     if variant.aces is AceRule.HIGH_OR_LOW:
         examples.append(
             Example(
-                faces=_faces(_run(12, 3, Suit.DIAMONDS), lang),
+                faces=_faces(_run(12, 3, Suit.DIAMONDS)),
                 caption=gettext("Ace high …"),
             )
         )
-        examples.append(
-            Example(faces=_faces(_run(1, 3, Suit.CLUBS), lang), caption=gettext("… or low"))
-        )
+        examples.append(Example(faces=_faces(_run(1, 3, Suit.CLUBS)), caption=gettext("… or low")))
     else:
-        examples.append(
-            Example(faces=_faces(_run(1, 3, Suit.CLUBS), lang), caption=gettext("Ace low"))
-        )
+        examples.append(Example(faces=_faces(_run(1, 3, Suit.CLUBS)), caption=gettext("Ace low")))
         examples.append(
             Example(
-                faces=_faces(_run(12, 3, Suit.DIAMONDS), lang),
+                faces=_faces(_run(12, 3, Suit.DIAMONDS)),
                 caption=gettext("Never ace high"),
                 valid=False,
             )
@@ -316,12 +312,12 @@ def _meld_examples(variant: Variant, lang: str) -> tuple[Example, ...]:
     ]
     if variant.around_the_corner:
         examples.append(
-            Example(faces=_faces(around, lang), caption=gettext("Around the corner is allowed"))
+            Example(faces=_faces(around), caption=gettext("Around the corner is allowed"))
         )
     else:
         examples.append(
             Example(
-                faces=_faces(around, lang),
+                faces=_faces(around),
                 caption=gettext("Never around the corner"),
                 valid=False,
             )
@@ -799,7 +795,7 @@ def _sections(variant: Variant) -> tuple[Section, ...]:
 
 
 def build_rulebook(table: TableRules, lang: str) -> Rulebook:
-    """The variant's rules in the current locale's words (`lang` picks the card letters)."""
+    """The variant's rules in the current locale's words (`lang` is that locale, kept along)."""
     variant = table.variant
     contract_head, contract_rows, contract_words = _contract_table(variant)
     shoe_head, shoe_rows = _shoe_table(variant)
@@ -807,14 +803,14 @@ def build_rulebook(table: TableRules, lang: str) -> Rulebook:
         variant=variant,
         lang=lang,
         name=words.variant_name(variant),
-        facts=_facts(variant),
+        facts=facts_of(variant),
         goal=_goal(variant),
         contract_head=contract_head,
         contract_rows=contract_rows,
         shoe_head=shoe_head,
         shoe_rows=shoe_rows,
-        values=_values(variant, lang),
-        meld_examples=_meld_examples(variant, lang),
+        values=card_values(variant),
+        meld_examples=_meld_examples(variant),
         turn_steps=_turn_steps(variant),
         brief=_brief(variant),
         sections=_sections(variant),

@@ -28,7 +28,7 @@ from referee.engine.variants import Scoring, Variant
 from . import words
 from .house import TableRules, table_rules
 from .pdfs import Built, etag_of, font_file
-from .rulebook import _values
+from .rulebook import card_values
 
 FONT = "RefereeSans"
 FONT_BOLD = "RefereeSans-Bold"
@@ -172,7 +172,7 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
         players=list(players),
         rows=rows,
         has_contracts=variant.has_contracts,
-        values=_values(variant, lang),
+        values=card_values(variant),
         labels=_labels(variant),
     )
 
@@ -242,7 +242,7 @@ def game_sheet(game: Mapping[str, Any], lang: str, paper: str, date: str = "") -
         players=players,
         rows=rows,
         has_contracts=variant.has_contracts,
-        values=_values(variant, lang),
+        values=card_values(variant),
         labels=_labels(variant),
         date=date,
         winner=str(game.get("winner") or "") if game.get("finished") else "",
