@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request, url_for
-from werkzeug.routing import BuildError
+from flask import Flask, Response, request
 
 from . import errors, i18n, security
 from .extensions import babel, compress, csrf
@@ -59,7 +58,6 @@ def create_app(
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
-    app.add_template_global(url_for_or, "url_for_or")
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp
@@ -103,11 +101,3 @@ def _instance_secret_key(app: Flask) -> str:
         finally:
             draft.unlink()
     return path.read_text().strip()
-
-
-def url_for_or(endpoint: str, fallback: str, **values: Any) -> str:
-    """`url_for`, or `fallback` while the feature that owns `endpoint` is not there yet."""
-    try:
-        return url_for(endpoint, **values)
-    except BuildError:
-        return fallback
