@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Rank
@@ -11,7 +11,7 @@ from .errors import Violation
 from .melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
 from .variants import Contract, ContractRuns, Variant
 
-# Readings multiply across melds; past this many combinations the first ones found decide.
+# Readings multiply across melds; past this many fitting combinations the first ones decide.
 _MAX_COMBINATIONS = 20_000
 
 
@@ -80,20 +80,17 @@ def _fit(
         return fitting, []
     first_shape: Violation | None = None
     counted = False
-    for count, combination in enumerate(itertools.product(*options)):
-        if count >= _MAX_COMBINATIONS:
-            break
-        sets = sum(1 for r in combination if r.kind is MeldKind.SET)
-        runs = len(combination) - sets
-        if (sets, runs) != (contract.sets, contract.runs):
-            continue
+    chosen: list[set[int]] = [set() for _ in verdicts]
+    combinations = _with_contract_counts(options, contract)
+    for combination in itertools.islice(combinations, _MAX_COMBINATIONS):
         counted = True
         clash = _runs_clash(combination, variant.contract_runs)
         if clash is not None:
             first_shape = first_shape or clash
             continue
         for index, reading in enumerate(combination):
-            if reading not in fitting[index]:
+            if id(reading) not in chosen[index]:
+                chosen[index].add(id(reading))
                 fitting[index].append(reading)
     if any(fitting):
         return fitting, []
@@ -102,6 +99,29 @@ def _fit(
         return fitting, [_wrong_count(contract, kinds)]
     assert first_shape is not None
     return fitting, [first_shape]
+
+
+def _with_contract_counts(
+    options: Sequence[Sequence[Reading]], contract: Contract
+) -> Iterator[tuple[Reading, ...]]:
+    """One reading per meld, making exactly the contract's sets and runs (pruned as it goes)."""
+    chosen: list[Reading] = []
+
+    def walk(index: int, sets: int, runs: int) -> Iterator[tuple[Reading, ...]]:
+        if index == len(options):
+            if (sets, runs) == (contract.sets, contract.runs):
+                yield tuple(chosen)
+            return
+        for reading in options[index]:
+            is_set = reading.kind is MeldKind.SET
+            now_sets, now_runs = sets + is_set, runs + (not is_set)
+            if now_sets > contract.sets or now_runs > contract.runs:
+                continue
+            chosen.append(reading)
+            yield from walk(index + 1, now_sets, now_runs)
+            chosen.pop()
+
+    return walk(0, 0, 0)
 
 
 def _wrong_count(contract: Contract, kinds: list[MeldKind]) -> Violation:
