@@ -29,6 +29,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from playwright.sync_api import ConsoleMessage, Page
 from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
@@ -153,6 +154,33 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
         "is_mobile": True,
         "has_touch": True,
     }
+
+
+# Collects what the Content-Security-Policy blocks, as the page itself sees it.
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + (event.blockedURI || "inline"));
+});
+"""
+
+
+@pytest.fixture
+def console_errors(page: Page) -> Iterator[list[str]]:
+    """What the page logs as an error or warning, or throws, as it happens.
+
+    It also starts watching for CSP violations: `page.evaluate("window.__cspViolations")`.
+    """
+    errors: list[str] = []
+
+    def note(message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            errors.append(message.text)
+
+    page.on("console", note)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(WATCH_CSP)
+    yield errors
 
 
 @pytest.fixture(scope="session")

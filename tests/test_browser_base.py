@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
-
-# Collects what the CSP blocks, as the page itself sees it.
-WATCH_CSP = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__cspViolations.push(event.violatedDirective + " " + (event.blockedURI || "inline"));
-});
-"""
-
-
-@pytest.fixture
-def console_errors(page: Page) -> Iterator[list[str]]:
-    errors: list[str] = []
-
-    def note(message: ConsoleMessage) -> None:
-        if message.type in ("error", "warning"):
-            errors.append(message.text)
-
-    page.on("console", note)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.add_init_script(WATCH_CSP)
-    yield errors
+from playwright.sync_api import Browser, Page
 
 
 def test_error_page_fits_a_360px_phone_without_csp_violations(
