@@ -189,7 +189,7 @@ def test_a_bad_card_names_the_token_in_the_request_language(api: FlaskClient) ->
     assert error == {
         "code": "bad_card",
         "input": "11X",
-        "message": "« 11X » n'est pas une carte. Écrivez une valeur et une couleur, "
+        "message": "« 11X » n’est pas une carte. Écrivez une valeur et une couleur, "
         "comme 10H, D♠ ou JK.",
     }
 

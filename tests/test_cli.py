@@ -205,7 +205,7 @@ def test_human_readable_contract_names_the_contract_and_the_meld() -> None:
 def test_human_readable_penalty_and_solve() -> None:
     status, out, _ = run("penalty", "--variant", "rummy", "--lang", "nl", "7D 6C 2D 3C")
     assert status == 0
-    assert out.splitlines()[0] == "Strafpunten: 18 punten"
+    assert out.splitlines()[0] == "Straf: 18 punten"
     status, out, _ = run("solve", "--round", "3", "4H 5H 6H 9C")
     assert status == 1
     assert out.splitlines()[0] == "The hand cannot meet the contract yet."
@@ -253,7 +253,7 @@ def test_python_dash_m_referee() -> None:
     )
     assert bad.returncode == 2
     assert bad.stdout == ""
-    assert bad.stderr.strip().startswith("« XX » n'est pas une carte.")
+    assert bad.stderr.strip().startswith("« XX » n’est pas une carte.")
 
 
 def test_usage_errors_exit_2() -> None:

@@ -188,3 +188,22 @@ def test_accept_language_by_primary_tag_in_the_browsers_order(lang_client: Flask
     assert lang_client.get("/_probe/lang", headers=headers).text == "pt"
     headers = {"Accept-Language": "ja, *;q=0.1"}
     assert lang_client.get("/_probe/lang", headers=headers).text == "en"
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_one_translation_per_message_across_areas(code: str) -> None:
+    """Flask-Babel merges the areas, so a message translated twice would change words elsewhere."""
+    seen: dict[tuple[object, str | None], dict[object, list[str]]] = {}
+    for area in AREAS:
+        for message in load_catalog(catalog_path(area, code), locale=code):
+            if not message.id:
+                continue
+            key = (message.id, message.context)
+            seen.setdefault(key, {}).setdefault(message.string, []).append(area)
+    conflicts = [
+        f"{msgid!r}{f' (context {context!r})' if context else ''}: "
+        + " / ".join(f"{areas} {string!r}" for string, areas in translations.items())
+        for (msgid, context), translations in seen.items()
+        if len(translations) > 1
+    ]
+    assert conflicts == [], f"{code}: " + "; ".join(conflicts)

@@ -95,7 +95,7 @@ def test_around_the_corner_is_not_a_run(client: FlaskClient) -> None:
 def test_german_letters_are_read_and_answered_in_german(client: FlaskClient) -> None:
     _, html = get(client, cards="D♣ D♥ D♠", lang="de")
     text = verdict_of(html)
-    assert "Gültig: das ist ein Satz." in text
+    assert "Gültig: Das ist ein Satz." in text
     assert "D♣" in text and "Q♣" not in text
 
 
@@ -234,7 +234,7 @@ def test_the_solver_names_the_cards_missing_for_the_nearest_contract(
 ) -> None:
     _, html = get(client, check="solve", round="1", hand="7H 7S 7D QH QS 2C", lang="de")
     text = verdict_of(html)
-    assert "Noch nicht: diese Hand kann 2 Sätze zu 3 nicht auslegen." in text
+    assert "Noch nicht: Diese Hand kann 2 Sätze zu 3 nicht auslegen." in text
     assert re.search(r"Es fehlen für die nächste Lösung\s*D♣", text)
 
 
