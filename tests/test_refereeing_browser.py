@@ -72,7 +72,7 @@ def test_meld_typed_in_german_syncs_the_grid(
     )
     expect(page.locator("[data-cp-field=cards] .cp-chip")).to_have_text(["D♣", "D♥", "D♠", "D♠"])
     verdict_is(page, "✓ Gültig")
-    expect(page.locator("#verdict")).to_contain_text("Gültig: das ist ein Satz.")
+    expect(page.locator("#verdict")).to_contain_text("Gültig: Das ist ein Satz.")
     # A card the table cannot read is named, in German, and nothing typed is lost.
     page.locator("#cards").fill("D♣ D♥ X♠")
     expect(page.locator("#verdict .form-errors")).to_contain_text("„X♠“ ist keine Karte")
