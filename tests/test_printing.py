@@ -321,3 +321,37 @@ def test_print_link_for_the_games_page(app: Flask) -> None:
         from flask import url_for
 
         assert url_for("printing.game_sheet", game_id="g1") == "/games/g1/sheet.pdf"
+
+
+def _text_runs(body: bytes) -> list[tuple[str, float, float, float]]:
+    """Each string the sheet draws: (text, x left, x right, baseline), in page points."""
+    from reportlab.pdfbase import pdfmetrics
+
+    runs: list[tuple[str, float, float, float]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: float) -> None:
+        text = text.strip()
+        if not text or font is None:
+            return
+        family = "RefereeSans-Bold" if "Bold" in str(font.get("/BaseFont", "")) else "RefereeSans"
+        x = cm[4] + tm[4] * cm[0]
+        width = pdfmetrics.stringWidth(text, family, size * tm[0])
+        runs.append((text, x, x + width, cm[5] + tm[5] * cm[3]))
+
+    PdfReader(io.BytesIO(body)).pages[0].extract_text(visitor_text=visit)
+    return runs
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "pt", "fr", "es"])
+def test_no_words_on_a_sheet_overprint_each_other(app: Flask, lang: str) -> None:
+    """Card values in the margin ("2–10 valor de face") and every label stay apart."""
+    for variant in VARIANTS.values():
+        for players in (variant.min_players, variant.max_players):
+            with app.test_request_context(f"/?lang={lang}"):
+                sheet = blank_sheet(table_rules(variant.id), lang, "a4", [""] * players)
+                body = render_sheet(sheet).body
+            runs = sorted(_text_runs(body), key=lambda run: run[1])
+            for index, first in enumerate(runs):
+                for second in runs[index + 1 :]:
+                    if abs(first[3] - second[3]) < 4:  # on the same line: side by side
+                        assert first[2] <= second[1] + 0.5, (variant.id, players, first, second)

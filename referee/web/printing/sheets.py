@@ -44,6 +44,7 @@ ACCENT = (0.043, 0.31, 0.66)
 SHADE = (0.93, 0.95, 0.98)
 RULE = (0.55, 0.55, 0.55)
 MUTED = (0.3, 0.3, 0.3)
+SUIT_RED = (0.75, 0.0, 0.09)  # as .pc-red on the rule card
 
 _font_lock = threading.Lock()
 
@@ -522,25 +523,35 @@ def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> None:
     canvas.setFillColorRGB(*INK)
     y -= 9
     for cards, points in sheet.values:
-        # Cards on the left, points on the right; a long list of cards gets lines of its own.
-        points_width = pdfmetrics.stringWidth(points, FONT, 9) + 6
-        lines = simpleSplit(cards, FONT_BOLD, 9, BAND - points_width)
-        if len(lines) > 1:
-            lines = simpleSplit(cards, FONT_BOLD, 9, BAND)
+        # Cards on the left, points on the right of the same line when both fit ("A  15");
+        # otherwise the cards get lines of their own and the points a line under them
+        # ("2–10" / "valor de face"), so that the two never overprint each other.
+        points_width = pdfmetrics.stringWidth(points, FONT, 9)
+        cards_width = pdfmetrics.stringWidth(cards, FONT_BOLD, 9)
         canvas.setFont(FONT_BOLD, 9)
-        for line in lines[:3]:
-            canvas.drawString(left, y, line)
-            y -= 10.5
-        canvas.setFont(FONT, 9)
-        canvas.drawRightString(left + BAND, y + (10.5 if len(lines) == 1 else 0), points)
-        y -= 5 if len(lines) == 1 else 15
+        if cards_width + points_width + 6 <= BAND:
+            canvas.drawString(left, y, cards)
+            canvas.setFont(FONT, 9)
+            canvas.drawRightString(left + BAND, y, points)
+            y -= 15.5
+        else:
+            for line in simpleSplit(cards, FONT_BOLD, 9, BAND)[:3]:
+                canvas.drawString(left, y, line)
+                y -= 10.5
+            canvas.setFont(FONT, _fit(points, FONT, 9, BAND))
+            canvas.drawRightString(left + BAND, y, points)
+            y -= 15
         canvas.setStrokeColorRGB(*RULE)
         canvas.setLineWidth(0.3)
         canvas.line(left, y + 6, left + BAND, y + 6)
         y -= 6
+    # The four suits in their colours, as a reminder of the symbols the sheet uses.
     canvas.setFont(FONT, 10)
-    canvas.setFillColorRGB(*MUTED)
-    canvas.drawString(left, y - 6, "♣ ♦ ♥ ♠")
+    x = left
+    for symbol, red in (("♣", False), ("♦", True), ("♥", True), ("♠", False)):
+        canvas.setFillColorRGB(*(SUIT_RED if red else INK))
+        canvas.drawString(x, y - 6, symbol)
+        x += pdfmetrics.stringWidth(symbol + " ", FONT, 10)
     canvas.setFillColorRGB(*INK)
 
 
