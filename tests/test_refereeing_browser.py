@@ -36,6 +36,11 @@ def fits_the_phone(page: Page) -> None:
         "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
     )
     assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    # No label spills out of its key ("Rückgängig" did, in German, four keys to a row).
+    spilled = page.locator(".cp-tool:visible, .ref-tabs a, .ref-submit").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert spilled == []
 
 
 def test_meld_by_tapping_in_english(
