@@ -279,6 +279,76 @@ def test_contracts_custom_table_is_data():
     ).valid
 
 
+def test_contracts_custom_table_changes_single_rounds():
+    """Seed 000's words, "Runde 7 hat vier Sequenzen von 3": one round changed, the rest kept."""
+    four_runs = Contract(sets=0, runs=4, set_size=3, run_size=3)
+    four_sets = Contract(sets=4, runs=0, set_size=3, run_size=4)
+    for table in (
+        {"7": "four runs of 3"},
+        {7: {"sets": 0, "runs": 4, "run_size": 3}},
+        "round 7: four runs of 3",
+        [
+            "2 sets",
+            "1 set + 1 run",
+            "2 runs",
+            "3 sets",
+            "2 sets + 1 run",
+            "1 set + 2 runs",
+            "round 7: four runs of 3",
+        ],
+    ):
+        custom = get_variant("contract", {"contracts": table})
+        assert custom.contracts == (*CONTRACT.contracts[:6], four_runs), table
+        assert custom.deal == CONTRACT.deal
+    both = get_variant(
+        "contract", {"contracts": "round 4: four sets of 3\nround 7: four runs of 3"}
+    )
+    assert both.contract_for(4) == four_sets
+    assert both.contract_for(7) == four_runs
+    longer = get_variant("contract", {"contracts": {"8": "four runs of 3"}})
+    assert longer.rounds == 8
+    assert longer.deal[-1] == 12
+    assert contract(
+        longer, 8, "5H 6H 7H", "5S 6S 7S", "9D 10D JD", "2C 3C 4C", going_out=True
+    ).valid
+    assert not longer.is_last_round(7)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {"9": "four runs of 3"},  # round 8 would have no contract
+        {"0": "2 sets"},
+        {"seven": "2 sets"},
+        "four runs of 3",  # which round?
+        "round 7 four runs of 3",
+        ["round 2: 2 sets"],  # the label says another round than its place
+        {},
+    ],
+)
+def test_contracts_custom_table_refuses_what_it_cannot_read(table):
+    from referee.engine.errors import HouseRuleError
+
+    with pytest.raises(HouseRuleError) as error:
+        get_variant("contract", {"contracts": table})
+    assert error.value.code == "bad_house_rule"
+
+
+def test_contracts_wrong_count_counts_the_failing_meld_too():
+    """Round 1 with a third meld (a run too short for a contract): it is still a run."""
+    verdict = contract(CONTRACT, 1, "7H 7S 7D", "KC KD KS", "2C 3C 4C")
+    assert codes(verdict) == ["too_few_cards", "wrong_sets_and_runs"]
+    wrong = verdict.violations[1]
+    assert (wrong.params["got_sets"], wrong.params["got_runs"]) == (2, 1)
+    # Three sets, one failing: still three sets, not "2 sets" against a contract of 2 sets.
+    verdict = contract(CONTRACT, 1, "7H 7S 7D", "KC KD KS", "2C 2C 2C 2C")
+    wrong = verdict.violations[-1]
+    assert wrong.code == "wrong_sets_and_runs"
+    assert (wrong.params["got_sets"], wrong.params["got_runs"]) == (3, 0)
+    # A meld of no kind at all is not counted, and the right count is not called wrong.
+    assert codes(contract(CONTRACT, 1, "7H 7S 7D", "2C 5D 9S")) == ["not_same_rank_or_suit"]
+
+
 def test_contracts_rummy_has_none():
     from referee.engine.errors import RoundError
 

@@ -56,6 +56,8 @@ def test_registry_unknown_variant():
         ({"rank_points": {"Z": 3}}, "bad_house_rule"),
         ({"shoe": [{"decks": 2}]}, "bad_house_rule"),
         ({"min_players": 7, "max_players": 4}, "bad_house_rule"),
+        # Jokers alone would be a meld nobody can read (and the referee had no reason to give).
+        ({"min_natural_cards": 0}, "bad_house_rule"),
     ],
 )
 def test_house_rules_bad_name_or_value_is_a_clear_error(rules, code):

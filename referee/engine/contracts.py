@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -73,11 +74,15 @@ def _fit(
     fitting: list[list[Reading]] = [[] for _ in verdicts]
     options = [v.readings for v in verdicts]
     if not all(options):
-        # Count what the valid melds are, to say what is missing as well.
-        kinds = [v.kind for v in verdicts if v.kind is not None]
-        if len(verdicts) != contract.meld_count:
-            return fitting, [_wrong_count(contract, kinds)]
-        return fitting, []
+        # Say what is missing as well, counting a meld that fails by what it was meant to be
+        # (its own violations say why it fails); melds of no clear kind are not counted.
+        if len(verdicts) == contract.meld_count:
+            return fitting, []
+        kinds = [kind for v in verdicts if (kind := _meant_kind(v)) is not None]
+        got = Counter(kinds)
+        if (got[MeldKind.SET], got[MeldKind.RUN]) == (contract.sets, contract.runs):
+            return fitting, []  # the count is right but for a meld no kind can be read from
+        return fitting, [_wrong_count(contract, kinds)]
     first_shape: Violation | None = None
     counted = False
     chosen: list[set[int]] = [set() for _ in verdicts]
@@ -122,6 +127,22 @@ def _with_contract_counts(
             chosen.pop()
 
     return walk(0, 0, 0)
+
+
+def _meant_kind(verdict: MeldVerdict) -> MeldKind | None:
+    """A meld's kind: as read when valid, else what its cards point to (one rank, one suit)."""
+    if verdict.kind is not None:
+        return verdict.kind
+    shaping = [c for c in verdict.cards if c.is_natural] or [
+        c.stands_for for c in verdict.cards if c.stands_for is not None
+    ]
+    if len(shaping) < 2:
+        return None  # one card could start either
+    if len({c.rank for c in shaping}) == 1:
+        return MeldKind.SET
+    if len({c.suit for c in shaping}) == 1:
+        return MeldKind.RUN
+    return None
 
 
 def _wrong_count(contract: Contract, kinds: list[MeldKind]) -> Violation:

@@ -319,7 +319,8 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "aces": HouseRule("choice", choices=tuple(rule.value for rule in AceRule)),
     "around_the_corner": HouseRule("bool"),
     "max_jokers_per_meld": HouseRule("optional_int", 0, 12),
-    "min_natural_cards": HouseRule("int", 0, 13),
+    # At least one: jokers alone say nothing of the card they stand for (no set, no run to read).
+    "min_natural_cards": HouseRule("int", 1, 13),
     "jokers_declared": HouseRule("bool"),
     "contract_runs": HouseRule("choice", choices=tuple(rule.value for rule in ContractRuns)),
     "layoff_after_contract": HouseRule("bool"),
@@ -418,6 +419,69 @@ def _read_contract(value: Any) -> Contract:
     raise HouseRuleError(rule="contracts", value=str(value)[:80])
 
 
+_MAX_ROUNDS: Final = 12
+_ROUND_LABEL: Final = re.compile(
+    r"^\s*(?:round|r)\s*(?P<round>\d+)\s*[:=]\s*(?P<rest>.*)$", re.I | re.S
+)
+
+
+def parse_contract_table(value: Any, current: Sequence[Contract] = ()) -> tuple[Contract, ...]:
+    """A house contract table: every round's contract, or changes to some rounds of `current`.
+
+    - a list, one contract per round (a contract, "2 sets of 3 + 1 run of 4", or
+      ``{"sets": 2, "runs": 1}``), each may be labelled with its own round: "round 3: 2 runs";
+    - a mapping of round numbers to contracts: ``{"7": "four runs of 3"}``;
+    - text naming rounds, as a table says it: "round 7: four runs of 3; round 4: four sets of 3".
+
+    Changed rounds may add rounds after the last one, but leave no round without a contract.
+    HouseRuleError (rule ``contracts``) for anything else.
+    """
+    bad = HouseRuleError(rule="contracts", value=str(value)[:80])
+    if isinstance(value, str):
+        parts = [part for part in re.split(r"[;\n]+", value) if part.strip()]
+        changes: dict[int, Any] = {}
+        for part in parts:
+            labelled = _ROUND_LABEL.match(part)
+            if labelled is None or int(labelled["round"]) in changes:
+                raise bad
+            changes[int(labelled["round"])] = labelled["rest"]
+        return _changed_table(changes, current, bad)
+    if isinstance(value, Mapping):
+        changes = {}
+        for key, item in value.items():
+            number = key if isinstance(key, int) and not isinstance(key, bool) else None
+            if isinstance(key, str) and key.strip().isdigit():
+                number = int(key)
+            if number is None or number in changes:
+                raise bad
+            changes[number] = item
+        return _changed_table(changes, current, bad)
+    if not isinstance(value, Sequence) or not 1 <= len(value) <= _MAX_ROUNDS:
+        raise bad
+    table = []
+    for number, item in enumerate(value, start=1):
+        if isinstance(item, str) and (labelled := _ROUND_LABEL.match(item)) is not None:
+            if int(labelled["round"]) != number:
+                raise bad
+            item = labelled["rest"]
+        table.append(_read_contract(item))
+    return tuple(table)
+
+
+def _changed_table(
+    changes: Mapping[int, Any], current: Sequence[Contract], bad: HouseRuleError
+) -> tuple[Contract, ...]:
+    if not changes or not all(1 <= number <= _MAX_ROUNDS for number in changes):
+        raise bad
+    rounds = max(len(current), *changes)
+    if any(number > len(current) and number not in changes for number in range(1, rounds + 1)):
+        raise bad  # a round added after the table's last needs every round between
+    return tuple(
+        _read_contract(changes[number]) if number in changes else current[number - 1]
+        for number in range(1, rounds + 1)
+    )
+
+
 def _strict_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(value)
@@ -449,9 +513,7 @@ def _read(name: str, value: Any, current: Any) -> Any:
     if rule.kind in ("contracts", "deal") and value == [] and not current:
         return ()  # a game without contracts stays one
     if rule.kind == "contracts":
-        if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
-            raise bad
-        return tuple(_read_contract(item) for item in value)
+        return parse_contract_table(value, current)
     if rule.kind == "deal":
         if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
             raise bad
