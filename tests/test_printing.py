@@ -355,3 +355,35 @@ def test_no_words_on_a_sheet_overprint_each_other(app: Flask, lang: str) -> None
                 for second in runs[index + 1 :]:
                     if abs(first[3] - second[3]) < 4:  # on the same line: side by side
                         assert first[2] <= second[1] + 0.5, (variant.id, players, first, second)
+
+
+def test_the_summary_states_set_limits_and_the_joker_limit(app: Flask) -> None:
+    """Page 1 settles arguments: Dutch sets of 3-4 in other suits, Shanghai's one joker."""
+    from referee.web.printing.rulebook import build_rulebook
+
+    def captions(variant: str, lang: str = "en", **house: Any) -> str:
+        with app.test_request_context(f"/?lang={lang}"):
+            book = build_rulebook(table_rules(variant, house or None), lang)
+            return " | ".join(example.caption for example in book.meld_examples)
+
+    assert "Set: 3 to 4 cards of one rank, each of another suit" in captions("zioncheck-nl")
+    assert "Satz: 3 bis 4 Karten eines Werts, jede in einer anderen Farbe" in captions(
+        "zioncheck-nl", "de"
+    )
+    assert "Set: 3 or more cards of one rank" in captions("contract")
+    assert "at most 1 joker per meld" in captions("shanghai")
+    assert "joker per meld" not in captions("contract")
+    # A house rule changes the words with the game.
+    assert "at most 2 jokers per meld" in captions("contract", max_jokers_per_meld=2)
+
+
+def test_duplicates_are_normal_only_where_every_shoe_has_two_decks(app: Flask) -> None:
+    from referee.web.printing.rulebook import build_rulebook
+
+    def cards_section(variant: str) -> str:
+        with app.test_request_context("/?lang=en"):
+            return " ".join(build_rulebook(table_rules(variant), "en").sections[0].paragraphs)
+
+    assert "Duplicate cards are normal." in cards_section("shanghai")
+    dutch = cards_section("zioncheck-nl")  # 1 deck up to 5 players, 2 decks above
+    assert "one or more 52-card decks" in dutch and "With two decks or more" in dutch

@@ -256,16 +256,21 @@ def _meld_examples(variant: Variant) -> tuple[Example, ...]:
         suits = (Suit.CLUBS, Suit.HEARTS, Suit.HEARTS, Suit.SPADES)
     shown = min(set_size, 4)
     set_cards = [Card(Rank.SEVEN, suits[i]) for i in range(shown)]
-    examples = [
-        Example(
-            faces=_faces(set_cards),
-            caption=ngettext(
-                "Set: %(num)d or more cards of one rank",
-                "Set: %(num)d or more cards of one rank",
-                set_size,
-            ),
+    if variant.max_set_size is not None:
+        set_caption = gettext(
+            "Set: %(low)d to %(high)d cards of one rank",
+            low=set_size,
+            high=variant.max_set_size,
         )
-    ]
+    else:
+        set_caption = ngettext(
+            "Set: %(num)d or more cards of one rank",
+            "Set: %(num)d or more cards of one rank",
+            set_size,
+        )
+    if variant.set_suits_distinct:
+        set_caption = gettext("%(rule)s, each of another suit", rule=set_caption)
+    examples = [Example(faces=_faces(set_cards), caption=set_caption)]
     run_cards = _run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)
     examples.append(
         Example(
@@ -282,12 +287,16 @@ def _meld_examples(variant: Variant) -> tuple[Example, ...]:
         with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
         stands_for = with_joker[1]
         with_joker[1] = Card()
-        examples.append(
-            Example(
-                faces=_faces(with_joker),
-                caption=gettext("The joker stands for %(card)s", card=words.card_face(stands_for)),
+        joker_caption = gettext("The joker stands for %(card)s", card=words.card_face(stands_for))
+        if variant.max_jokers_per_meld is not None:
+            # Shanghai's one joker per meld settles many an argument: say it on page 1.
+            joker_caption = ngettext(
+                "%(rule)s; at most %(num)d joker per meld",
+                "%(rule)s; at most %(num)d jokers per meld",
+                variant.max_jokers_per_meld,
+                rule=joker_caption,
             )
-        )
+        examples.append(Example(faces=_faces(with_joker), caption=joker_caption))
     if variant.aces is AceRule.HIGH_OR_LOW:
         examples.append(
             Example(
@@ -397,6 +406,12 @@ def _section_cards(variant: Variant) -> Section:
             gettext(
                 "Play with 52-card decks and jokers, shuffled together into one stock; the "
                 "table shows how many for each number of players. Duplicate cards are normal."
+            )
+            if min(rule.decks for rule in variant.shoe) > 1
+            else gettext(
+                "Play with one or more 52-card decks and jokers, shuffled together into one "
+                "stock; the table shows how many for each number of players. With two decks "
+                "or more, duplicate cards are normal."
             )
             if variant.max_decks > 1
             else gettext(
