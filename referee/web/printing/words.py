@@ -62,7 +62,9 @@ def house_rule_value(name: str, value: Any) -> str:
         return messages.choice_label(value)
     if name == "contracts" and isinstance(value, list):
         return " · ".join(
-            contract_text(Contract(**item)) for item in value if isinstance(item, dict)
+            f"{number}: {contract_text(Contract(**item))}"
+            for number, item in enumerate(value, start=1)
+            if isinstance(item, dict)
         )
     if name == "shoe" and isinstance(value, list):
         parts = []
