@@ -136,3 +136,26 @@ def test_rummy_game_to_the_target(client: FlaskClient) -> None:
     assert data["rounds"][0]["scores"] == {"You": 70, "Ada": 0, "Bo": 0}
     assert data["rounds"][0]["contract"] is None
     assert data["finished"] and data["winner"] == "You"
+
+
+def test_odd_values_are_a_400_never_a_500(client: FlaskClient) -> None:
+    game = _create(client)
+    url = f"/api/v1/games/{game['id']}/rounds"
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for penalty in ("²", "٢٥", "1e3", 25.0, " 25 "):
+        body = _round(1)
+        body["results"][1] = {"player": "Bo", "penalty": penalty}
+        answer = client.post(url, json=body, headers=auth)
+        if penalty == " 25 ":
+            assert answer.status_code == 200
+            continue
+        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "not_a_number"
+    for number, lang in enumerate((["de"], {"x": 1}, 5), start=2):
+        answer = client.post(url, json={**_round(number), "lang": lang}, headers=auth)
+        assert answer.status_code == 200, answer.get_json()
+        body = {"variant": "contract", "lang": lang, "players": ["A", "B", "C"]}
+        answer = client.post("/api/v1/games", json=body)
+        assert answer.status_code == 201 and answer.get_json()["lang"] == "en"
+    for version in (10**30, -(10**30), 0):
+        answer = client.post(url, json={**_round(5), "version": version}, headers=auth)
+        assert answer.status_code == 409 and answer.get_json()["error"]["version"] == 5

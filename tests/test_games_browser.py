@@ -20,9 +20,23 @@ ROUNDS = [
 ]
 
 
-def _enter_round(page: Page, out: int, points: dict[int, int], first_class_taps: bool) -> None:
+# A hand tapped on the card picker: the points box adds it up with contract's values.
+PICKED = {3: (3, ["JK", "AS", "10H", "QS"])}  # round 3, Di: 15 + 15 + 10 + 10 = 50
+
+
+def _enter_round(
+    page: Page, out: int, points: dict[int, int], first_class_taps: bool, number: int = 0
+) -> None:
     page.locator(f'fieldset.seat[data-seat="{out}"] .out-toggle').tap()
+    picked_seat, picked_cards = PICKED.get(number, (None, []))
     for seat, value in points.items():
+        if seat == picked_seat:
+            page.locator("details.by-cards > summary").tap()
+            page.locator(".cp-targets button").nth(seat).tap()
+            for card in picked_cards:
+                page.locator(f'.cp-key[data-card="{card}"]').tap()
+            expect(page.locator(f"#seat-{seat}-penalty")).to_have_value(str(value))
+            continue
         if first_class_taps and value == 15 and seat != out:
             # 15 = three low cards, counted by tapping "+" three times
             box = page.locator(f'fieldset.seat[data-seat="{seat}"] details.by-class')
@@ -60,7 +74,7 @@ def test_a_whole_game_by_thumb(
 
     totals = [0, 0, 0, 0]
     for number, (out, points) in enumerate(ROUNDS, start=1):
-        _enter_round(page, out, points, first_class_taps=number in (1, 4))
+        _enter_round(page, out, points, first_class_taps=number in (1, 4), number=number)
         for seat, value in points.items():
             totals[seat] += value
         if number < 7:

@@ -199,3 +199,69 @@ def test_first_load_of_a_game_page_is_under_60_kb_transferred(client: FlaskClien
         response.close()
     print(f"first load of an 8-player edit page: {sum(sent)} bytes transferred")
     assert sum(sent) < 60 * 1024
+
+
+def test_a_stale_new_round_is_kept_for_the_round_that_is_next_now(client: FlaskClient) -> None:
+    # Two phones both typed round 1: the second is told what was entered, and its entries go
+    # to round 2 when it saves again (the hidden round follows the heading, no second refusal).
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    first = _round_data(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    assert client.post(location + "/rounds", data=first).status_code == 303
+    mine = _round_data(1, 1, "1", **{"seats-0-penalty": "45", "seats-2-penalty": "10"})
+    response = client.post(location + "/rounds", data=mine)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Round 1 entered (Ann out, Bo 25, Cy 30)" in page
+    assert "Enter round 2" in page and 'name="round" type="hidden" value="2"' in page
+    again = _round_data(2, 2, "1", **{"seats-0-penalty": "45", "seats-2-penalty": "10"})
+    assert client.post(location + "/rounds", data=again).status_code == 303
+
+
+def test_a_stale_correction_keeps_only_what_this_phone_changed(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    first = _round_data(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    client.post(location + "/rounds", data=first)
+    # Phone A corrects Bo; phone B, still on version 2, corrects Cy.
+    a = _round_data(2, 1, "0", **{"seats-1-penalty": "35", "seats-2-penalty": "30"})
+    assert client.post(location + "/rounds/1", data=a).status_code == 303
+    b = _round_data(2, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "45"})
+    response = client.post(location + "/rounds/1", data=b)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Bo 25→35" in page
+    # Bo's 25 was not typed on phone B: saving again must not put it back.
+    assert re.search(r'name="seats-1-penalty"[^>]*value="35"', page)
+    assert re.search(r'name="seats-2-penalty"[^>]*value="45"', page)
+    assert 'name="version" type="hidden" value="3"' in page
+
+
+def test_switching_variant_without_javascript_shows_its_own_rules(client: FlaskClient) -> None:
+    data = _form_defaults(client.get("/").get_data(as_text=True))
+    assert data.get("hr_target", "") == ""  # contract plays no target
+    data.update({"variant": "rummy", "load_variant": "1"})
+    page = client.post("/", data=data).get_data(as_text=True)
+    shown = _form_defaults(page)
+    assert shown["hr_target"] == "100" and shown["points-0"] == "1"  # rummy: ace 1, to 100
+    shown = {k: v for k, v in shown.items() if not k.startswith("players-")}
+    location = _start(client, ["You", "Ada", "Bo"], **shown)
+    game_id = location.split("/")[2]
+    with client.application.test_request_context("/"):
+        game = store.get_game(game_id)
+    assert game.house_rules == {} and game.variant.target == 100
+
+
+def test_form_endpoints_never_answer_500(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    first = _round_data(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    client.post(location + "/rounds", data=first)
+    weird = ["²", "٣", "99999999999999999999", "-1", "", "abc", "\x00"]
+    for value in weird:
+        for field in ("version", "round", "went_out", "seats-1-penalty", "seats-1-buys"):
+            data = _round_data(2, 2, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+            data[field] = value
+            assert client.post(location + "/rounds", data=data).status_code < 500, (field, value)
+        assert client.post(location + "/undo", data={"version": value}).status_code < 500
+    # a correction of a round not entered yet is not there, whatever the number
+    for number in (2, 7, 99999999999999999999):
+        data = _round_data(2, number, "0", **{"seats-1-penalty": "5", "seats-2-penalty": "5"})
+        assert client.post(location + f"/rounds/{number}", data=data).status_code == 404

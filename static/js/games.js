@@ -15,6 +15,36 @@
     if (penalty && any) { penalty.value = String(total); }
   }
 
+  // Mirrors referee/engine/cards.py (as static/js/card-picker.js does): rank then suit, jokers
+  // JK * 🃏 with an optional "=7H", local rank letters from the picker of the page's language.
+  var SUITS = "CDHS\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664";
+  var RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
+  var JOKERS = { JK: true, "*": true, "\uD83C\uDCCF": true };
+
+  function jsonData(el, name) {
+    try { return JSON.parse((el && el.getAttribute(name)) || "{}"); } catch (e) { return {}; }
+  }
+
+  function handPoints(text, form, picker) {
+    var points = jsonData(form, "data-card-points");
+    var local = jsonData(picker, "data-ranks");
+    var tokens = text.replace(/[\uFE0E\uFE0F\u200B\u200D]/g, "").toUpperCase()
+      .split(/[\s,|]+/).filter(Boolean);
+    var total = 0;
+    for (var i = 0; i < tokens.length; i++) {
+      var head = tokens[i].split("=")[0];
+      if (JOKERS[head]) { total += points.JK || 0; continue; }
+      var chars = Array.from(head);
+      if (chars.length < 2 || SUITS.indexOf(chars.pop()) < 0) { return null; }
+      var rankText = chars.join("");
+      var rank = /^([2-9]|10)$/.test(rankText) ? rankText : RANKS[rankText];
+      if (Object.prototype.hasOwnProperty.call(local, rankText)) { rank = local[rankText]; }
+      if (!rank || points[rank] === undefined) { return null; }
+      total += points[rank];
+    }
+    return total;
+  }
+
   function addSteppers(root) {
     root.querySelectorAll("input.class-input:not([data-stepper])").forEach(function (input) {
       input.setAttribute("data-stepper", "");
@@ -43,10 +73,14 @@
       if (seat) { sumClasses(seat); }
     } else if (target.matches(".cards-input, textarea[data-seat], input[data-seat]") &&
                !target.matches(".penalty-input")) {
-      // The cards decide: a number typed before would only disagree with them.
+      // The cards decide: the points box shows what they add up to with this game's values
+      // (empty while a token is not a card yet: the server then says which one).
       var form = target.closest("form");
       var penalty = form && form.querySelector('input.penalty-input[data-seat="' + target.dataset.seat + '"]');
-      if (penalty && target.value.trim()) { penalty.value = ""; }
+      if (penalty && target.value.trim()) {
+        var total = handPoints(target.value, form, target.closest("[data-card-picker]"));
+        penalty.value = total === null ? "" : String(total);
+      }
     }
   });
 

@@ -42,6 +42,12 @@ def _body() -> dict[str, Any] | ResponseReturnValue:
     return body
 
 
+def _lang(body: dict[str, Any]) -> str:
+    """The body's `lang` when it names one of ours (anything else, even a list, is ignored)."""
+    lang = body.get("lang")
+    return lang if isinstance(lang, str) and lang in LANGUAGES else current_language()
+
+
 def _token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
@@ -59,7 +65,7 @@ def create() -> ResponseReturnValue:
     body = _body()
     if not isinstance(body, dict):
         return body
-    lang = body.get("lang") if body.get("lang") in LANGUAGES else current_language()
+    lang = _lang(body)
     try:
         game, token = store.create_game(
             body.get("variant", ""),
@@ -107,7 +113,7 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     if not isinstance(body, dict):
         return body
     version = body.get("version")
-    lang = body.get("lang") if body.get("lang") in LANGUAGES else current_language()
+    lang = _lang(body)
     try:
         if number is None:
             game = store.add_round(

@@ -143,7 +143,13 @@ class NewGameForm(FlaskForm):
             entry.label.text = rank.letter
 
     def fill(self, variant: Variant) -> None:
-        """Show the variant's own values in every house-rule field."""
+        """Show the variant's own values in every house-rule field.
+
+        What was posted for the variant shown before is dropped too: a field renders its raw
+        input over its data, so another variant's target or values would stay on the page.
+        """
+        for field in self._house_rule_inputs():
+            field.raw_data = None
         for name, rule in HOUSE_RULES.items():
             field = getattr(self, f"hr_{name}", None)
             if field is None:
@@ -164,6 +170,15 @@ class NewGameForm(FlaskForm):
             row.form.decks.data, row.form.jokers.data = rule.decks, rule.jokers
         for entry, points in zip(self.points.entries, variant.rank_points, strict=True):
             entry.data = points
+
+    def _house_rule_inputs(self) -> list[Any]:
+        fields = [getattr(self, f"hr_{name}", None) for name in HOUSE_RULES]
+        for row in self.contracts.entries:
+            fields.extend(row.form)
+        for row in self.shoe.entries:
+            fields.extend((row.form.decks, row.form.jokers))
+        fields.extend(self.points.entries)
+        return [f for f in fields if f is not None]
 
     def house_rules(self, variant: Variant, *, shown: bool = True) -> dict[str, Any]:
         """The house rules that differ from the variant, as `apply_house_rules` reads them.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import format_time, gettext
 
+from referee.engine.cards import Rank
 from referee.engine.errors import RefereeError
 from referee.engine.scoring import value_classes
 from referee.engine.variants import HOUSE_RULES, Scoring, Variant, get_variant
@@ -88,6 +90,18 @@ def _editable_or_403(game_id: str, token: str) -> Game:
     return game
 
 
+def _whole(text: str | None) -> int | None:
+    """A number the form's hidden or typed field holds: ASCII digits only, None otherwise."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else None
+
+
+def _entered_or_404(game: Game, number: int) -> None:
+    """A correction is of a round already entered (a form for any other would describe nothing)."""
+    if not 1 <= number <= len(game.rounds):
+        abort(404, description=gettext("Round %(round)s has not been entered yet.", round=number))
+
+
 def _house_rules_in_force(game: Game) -> list[tuple[str, str]]:
     """The house rules that differ from the registered variant, as label and value."""
     base = get_variant(game.variant_id)
@@ -123,8 +137,6 @@ def _rule_value_text(kind: str, value: Any) -> str:
             for r in value
         )
     if kind == "points":
-        from referee.engine.cards import Rank
-
         pairs = zip(Rank, value, strict=True)
         return " ".join(f"{rank_label(rank)}={points}" for rank, points in pairs)
     if kind == "deal":
@@ -151,6 +163,13 @@ def _classes(variant: Variant) -> list[dict[str, Any]]:
     return out
 
 
+def _card_points_json(variant: Variant) -> str:
+    """This variant's points per rank letter and for a joker, for the page to add up a hand."""
+    points = {rank.letter: variant.rank_points[rank - 1] for rank in Rank}
+    points["JK"] = variant.joker_points
+    return json.dumps(points)
+
+
 def _page_context(game: Game, token: str | None) -> dict[str, Any]:
     return {
         "game": game,
@@ -166,10 +185,11 @@ def _page_context(game: Game, token: str | None) -> dict[str, Any]:
         "is_penalty": game.variant.scoring is Scoring.PENALTY,
         "leader_names": [game.players[i] for i in game.standings.leaders],
         "change_text": lambda change: change_text(game, change),
+        "card_points_json": _card_points_json(game.variant),
     }
 
 
-def _round_form(game: Game, number: int, *, formdata: Any = None) -> RoundForm:
+def _round_form(game: Game, number: int, *, formdata: Any = None, fill: bool = True) -> RoundForm:
     form = RoundForm(formdata=formdata)
     classes = _classes(game.variant)
     while len(form.seats.entries) < len(game.players):
@@ -180,23 +200,55 @@ def _round_form(game: Game, number: int, *, formdata: Any = None) -> RoundForm:
     if formdata is None:
         form.version.data = str(game.version)
         form.round.data = str(number)
-        if number <= len(game.rounds):
+        if fill and number <= len(game.rounds):
             _fill_round(form, game, number)
     return form
 
 
 def _fill_round(form: RoundForm, game: Game, number: int) -> None:
-    past = game.rounds[number - 1]
-    out = past.went_out
+    _fill_results(form, game.rounds[number - 1].results)
+
+
+def _fill_results(form: RoundForm, results: Sequence[store.SeatResult]) -> None:
+    out = next((seat for seat, r in enumerate(results) if r.went_out), None)
     form.went_out.data = "none" if out is None else str(out)
-    form.rummy.data = any(r.rummy for r in past.results)
-    for seat_form, result in zip(form.seats.entries, past.results, strict=True):
+    form.rummy.data = any(r.rummy for r in results)
+    for seat_form, result in zip(form.seats.entries, results, strict=True):
         seat = seat_form.form
         if not result.went_out:
             seat.penalty.data = str(result.penalty)
             if result.cards is not None:
                 seat.cards.data = " ".join(result.cards)
         seat.buys.data = result.buys or None
+
+
+def _merge_stale_correction(form: RoundForm, game: Game, number: int, error: Conflict) -> None:
+    """After a 409 on a correction: take the other writer's values where this one typed nothing.
+
+    A field still holding what the round had when this form was made was not touched here, so
+    it shows the round as it is now; only what this writer changed stays theirs. Without this,
+    saving again would quietly put back the values the other phone had just corrected.
+    """
+    base = next((c.before for c in error.since if c.round == number), None)
+    if base is None or number > len(game.rounds):
+        return
+    was = _round_form(game, number, fill=False)
+    _fill_results(was, base)
+    now = _round_form(game, number)
+
+    def same(a: Any, b: Any) -> bool:
+        return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()
+
+    pairs = [(form.went_out, was.went_out, now.went_out), (form.rummy, was.rummy, now.rummy)]
+    for mine, before, current in zip(form.seats, was.seats, now.seats, strict=False):
+        if any(entry.data for entry in mine.form.classes.entries):
+            continue  # counted by value here: this writer's count decides the points
+        for name in ("penalty", "cards", "buys"):
+            pairs.append((mine.form[name], before.form[name], current.form[name]))
+    for mine, before, current in pairs:
+        if same(mine.data, before.data):
+            mine.data = current.data
+            mine.raw_data = None
 
 
 def _entries_from_form(game: Game, form: RoundForm) -> list[dict[str, Any]]:
@@ -223,12 +275,12 @@ def _entries_from_form(game: Game, form: RoundForm) -> list[dict[str, Any]]:
         by_class = sum(n * c["points"] for n, c in zip(counts, classes, strict=False))
         cards = (seat_form.cards.data or "").strip()
         if any(counts):
-            if typed and typed.isdigit() and int(typed) != by_class:
+            if _whole(typed) is not None and _whole(typed) != by_class:
                 raise GameError(
                     "penalty_mismatch",
                     player=seat,
                     field="penalty",
-                    penalty=int(typed),
+                    penalty=_whole(typed),
                     cards_penalty=by_class,
                 )
             typed = str(by_class)
@@ -237,7 +289,7 @@ def _entries_from_form(game: Game, form: RoundForm) -> list[dict[str, Any]]:
         if cards:
             entry["cards"] = cards
         entries.append(entry)
-    if out_seat is not None and not out_seat.isdigit():
+    if out_seat is not None and _whole(out_seat) is None:
         raise GameError("bad_input", field="went_out")
     return entries
 
@@ -245,7 +297,7 @@ def _entries_from_form(game: Game, form: RoundForm) -> list[dict[str, Any]]:
 def _render_round_page(
     game: Game,
     token: str,
-    form: RoundForm,
+    form: RoundForm | None,
     number: int,
     *,
     template: str,
@@ -257,7 +309,7 @@ def _render_round_page(
     context.update(
         form=form,
         number=number,
-        form_info=store.round_info(game, number),
+        form_info=store.round_info(game, number) if form is not None else None,
         classes=_classes(game.variant),
         error_text=game_error_text(error, game.players) if error else None,
         error_seat=error.player if error else None,
@@ -475,6 +527,8 @@ def _complete_formdata(game: Game) -> Any:
 
 def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
     game = _editable_or_403(game_id, token)
+    if number is not None:
+        _entered_or_404(game, number)
     target = number if number is not None else (game.next_round or len(game.rounds) + 1)
     form = _round_form(game, target, formdata=_complete_formdata(game))
     template = "games/game.html" if number is None else "games/round.html"
@@ -484,10 +538,10 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
             game, token, form, target, template=template, error=error, status=400
         )
     try:
-        version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        version = _whole(form.version.data)
         entries = _entries_from_form(game, form)
         if number is None:
-            form_round = int(form.round.data) if (form.round.data or "").isdigit() else target
+            form_round = _whole(form.round.data) or target
             game = store.add_round(
                 game.id, form_round, entries, version=version, lang=current_language()
             )
@@ -502,6 +556,15 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
         if isinstance(error, Conflict):
             # Keep what was typed, but on the current version: saving again is a decision.
             form.version.data = str(fresh.version)
+            if number is None:
+                # The round this form was for may have been entered meanwhile: the kept entries
+                # now go to the round that is next (the page says so), or nowhere at the end.
+                target = fresh.next_round or target
+                form.round.data = str(target)
+                if fresh.next_round is None:
+                    form = None  # type: ignore[assignment]
+            else:
+                _merge_stale_correction(form, fresh, number, error)
         return _render_round_page(
             fresh, token, form, target, template=template, error=error, status=error.status
         )
@@ -519,8 +582,7 @@ def edit_round(game_id: str, token: str, number: int) -> ResponseReturnValue:
     if request.method == "POST":
         return _save(game_id, token, number)
     game = _editable_or_403(game_id, token)
-    if not 1 <= number <= len(game.rounds):
-        abort(404, description=gettext("Round %(round)s has not been entered yet.", round=number))
+    _entered_or_404(game, number)
     form = _round_form(game, number)
     return _render_round_page(game, token, form, number, template="games/round.html")
 
@@ -531,7 +593,7 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
-    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    version = _whole(form.version.data)
     try:
         store.undo(game.id, version=version)
     except GameError as error:
@@ -541,7 +603,7 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
         return _render_round_page(
             fresh,
             token,
-            round_form,  # type: ignore[arg-type]
+            round_form,
             number,
             template="games/game.html",
             error=error,
@@ -609,11 +671,15 @@ def change_text(game: Game, change: store.Change) -> str:
         }
 
     before, after = summary(change.before), summary(change.after)
-    moved = [
-        f"{name} {before.get(seat, '–')}→{after.get(seat, '–')}"
-        for seat, name in enumerate(game.players)
-        if before.get(seat) != after.get(seat) and before and after
-    ]
+    if before and after:
+        moved = [
+            f"{name} {before[seat]}→{after[seat]}"
+            for seat, name in enumerate(game.players)
+            if before.get(seat) != after.get(seat)
+        ]
+    else:  # a round entered, or taken back: what it held
+        held = after or before
+        moved = [f"{name} {held[seat]}" for seat, name in enumerate(game.players) if seat in held]
     if change.action == "add":
         text = gettext("Round %(number)s entered", number=change.round)
     elif change.action == "edit":

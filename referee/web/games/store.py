@@ -12,6 +12,7 @@ import csv
 import hashlib
 import hmac
 import io
+import re
 import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,7 @@ from . import db
 from .models import changes, games, rounds
 
 MAX_NAME = 24
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 MAX_ROUNDS_WITHOUT_CONTRACTS = 60  # a rummy game to a target; far beyond any real evening
 
 
@@ -226,7 +228,9 @@ def _int(value: Any, field_name: str, player: int | None = None) -> int:
         raise GameError("not_a_number", player=player, field=field_name, value=str(value))
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 9:
+    # ASCII digits only: str.isdigit() also says yes to "²" and "٣", which int() refuses or
+    # reads as another number than the one shown.
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()) and len(value) < 9:
         return int(value.strip())
     raise GameError("not_a_number", player=player, field=field_name, value=str(value)[:20])
 
@@ -541,7 +545,9 @@ def _write(game_id: str, version: int | None, change: Any) -> Game:
         if game is None:
             raise GameNotFound()
         if version is not None and version != game.version:
-            raise Conflict(version, game.version, _changes_since(conn, game_id, version))
+            # A version from the future (or far past) is stale too; only real ones have history.
+            since = _changes_since(conn, game_id, version) if 0 < version < game.version else []
+            raise Conflict(version, game.version, since)
         new_version = game.version + 1
         change(conn, game, new_version)
         done = conn.execute(
@@ -821,7 +827,7 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[Game, str]:
         data.get("players", []),
         house_rules=data.get("house_rules") or None,
         first_dealer=data.get("first_dealer"),
-        lang=str(data.get("lang") or lang or "en")[:8],
+        lang=_known_language(data.get("lang")) or _known_language(lang) or "en",
     )
     try:
         for index, entry in enumerate(rounds_in, start=1):
@@ -832,6 +838,12 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[Game, str]:
         _delete_game(game.id)
         raise
     return game, token
+
+
+def _known_language(lang: Any) -> str | None:
+    from referee.web.i18n import LANGUAGES
+
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None
 
 
 def _delete_game(game_id: str) -> None:
