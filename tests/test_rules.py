@@ -474,6 +474,12 @@ def test_joker_swap_shanghai_swap_and_keep_also_from_sets():
     assert check_joker_swap(parse_cards("7H 7S JK"), parse_card("7D"), SHANGHAI).valid
 
 
+def test_joker_swap_only_after_own_contract_shanghai_and_zioncheck():
+    """Seed 003: "nach dem eigenen Kontrakt"; seed 001: after meeting it on an earlier turn."""
+    assert SHANGHAI.joker_swap_after_contract and not CONTRACT.joker_swap_after_contract
+    assert ZIONCHECK.joker_swap_after_contract and ZIONCHECK.joker_swap_after_earlier_turn
+
+
 def test_joker_swap_rules_are_fields():
     assert ZIONCHECK.joker_swap_after_earlier_turn and ZIONCHECK.joker_swap_use_same_turn
     assert SHANGHAI.layoff_same_turn and not CONTRACT.layoff_same_turn

@@ -145,6 +145,7 @@ class Variant:
     layoff_same_turn: bool = False
     joker_swap_runs: bool = True
     joker_swap_sets: bool = False
+    joker_swap_after_contract: bool = False  # only a player whose contract is down may swap
     joker_swap_after_earlier_turn: bool = False
     joker_swap_use_same_turn: bool = False
     buying: bool = False
@@ -327,6 +328,7 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "layoff_same_turn": HouseRule("bool"),
     "joker_swap_runs": HouseRule("bool"),
     "joker_swap_sets": HouseRule("bool"),
+    "joker_swap_after_contract": HouseRule("bool"),
     "joker_swap_after_earlier_turn": HouseRule("bool"),
     "joker_swap_use_same_turn": HouseRule("bool"),
     "buying": HouseRule("bool"),
@@ -619,6 +621,7 @@ SHANGHAI: Final = Variant(
     layoff_same_turn=True,
     joker_swap_runs=True,
     joker_swap_sets=True,
+    joker_swap_after_contract=True,
     buying=True,
     buy_limit=3,
     buy_before_contract_only=True,
@@ -644,6 +647,7 @@ ZIONCHECK_NL: Final = Variant(
     contract_runs=ContractRuns.DIFFERENT_SUITS,
     joker_swap_runs=True,
     joker_swap_sets=False,
+    joker_swap_after_contract=True,
     joker_swap_after_earlier_turn=True,
     joker_swap_use_same_turn=True,
     take_several_discards=True,

@@ -295,6 +295,7 @@ _HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
     "layoff_same_turn": _l("Lay off in the same turn"),
     "joker_swap_runs": _l("Swap jokers in runs"),
     "joker_swap_sets": _l("Swap jokers in sets"),
+    "joker_swap_after_contract": _l("Swap only after your contract"),
     "joker_swap_after_earlier_turn": _l("Swap only after an earlier turn"),
     "joker_swap_use_same_turn": _l("Use a swapped joker at once"),
     "buying": _l("Buying"),
@@ -349,6 +350,7 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
     "joker_swap_sets": _l(
         "A joker in a set may be taken by putting the natural card it stands for in its place."
     ),
+    "joker_swap_after_contract": _l("Only a player whose own contract is down may swap a joker."),
     "joker_swap_after_earlier_turn": _l(
         "Only a player who met the contract on an earlier turn may swap a joker."
     ),

@@ -618,6 +618,8 @@ def _section_jokers(variant: Variant) -> Section:
             paragraphs.append(
                 gettext("You may swap only once your contract has been down since an earlier turn.")
             )
+        elif variant.joker_swap_after_contract:
+            paragraphs.append(gettext("You may swap only once your own contract is down."))
         if variant.joker_swap_use_same_turn:
             paragraphs.append(gettext("A joker taken this way must be melded in the same turn."))
     else:
