@@ -78,6 +78,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "runs_same_suit": {"suit": "D"},
     "last_round_goes_out": {},
     "layoff_changes_meld": {},
+    "nothing_to_lay_off": {},
     "joker_swap_not_allowed": {"kind": "run"},
     "joker_swap_in_set": {},
     "no_joker_to_swap": {},

@@ -447,6 +447,11 @@ def test_layoff_at_either_end_of_a_run():
     assert not check_layoff(meld_cards, parse_cards("10H"), CONTRACT).valid
 
 
+def test_layoff_needs_a_card():
+    verdict = check_layoff(parse_cards("5H 6H 7H"), (), CONTRACT)
+    assert [v.code for v in verdict.violations] == ["nothing_to_lay_off"]
+
+
 def test_layoff_onto_a_set_within_its_limits():
     assert check_layoff(parse_cards("7H 7S 7D"), parse_cards("7C"), ZIONCHECK).valid
     assert not check_layoff(parse_cards("7H 7S 7D 7C"), parse_cards("7C"), ZIONCHECK).valid

@@ -116,6 +116,7 @@ VIOLATION_CODES = frozenset(
         "last_round_goes_out",
         # lay-offs and joker swaps
         "layoff_changes_meld",
+        "nothing_to_lay_off",
         "joker_swap_not_allowed",
         "joker_swap_in_set",
         "no_joker_to_swap",

@@ -32,6 +32,9 @@ def check_layoff(meld: Sequence[Card], cards: Sequence[Card], variant: Variant) 
     combined = tuple(meld) + tuple(cards)
     if not table.valid:
         return LayoffVerdict(MeldVerdict(combined, (), ()), table.violations)
+    if not cards:
+        nothing = (Violation("nothing_to_lay_off"),)
+        return LayoffVerdict(MeldVerdict(combined, (), nothing), nothing)
     readings: list[Reading] = []
     for reading in table.readings:
         pinned = _pinned(reading, tuple(meld)) + tuple(cards)

@@ -622,6 +622,7 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "once, with no card left over."
     ),
     # -- lay-offs and joker swaps --
+    "nothing_to_lay_off": lambda p: gettext("Name at least one card to lay off."),
     "layoff_changes_meld": lambda p: gettext(
         "These cards do not extend this meld: it would no longer be the same set or run."
     ),
