@@ -550,9 +550,22 @@ def test_penalty_impossible_values_are_refused():
 
 def test_round_score_going_out_zero_others_their_hand():
     scores = score_round(
-        CONTRACT, 1, [PlayerResult(went_out=True), PlayerResult(penalty=35), PlayerResult()]
+        CONTRACT,
+        1,
+        [PlayerResult(went_out=True), PlayerResult(penalty=35), PlayerResult(penalty=5)],
     )
-    assert scores == (0, 35, 0)
+    assert scores == (0, 35, 5)
+
+
+def test_round_score_a_player_still_in_holds_at_least_one_card():
+    """Nobody who stayed in can score 0: with no card left, they went out."""
+    assert not possible_penalty(0, CONTRACT, 1, 4)
+    assert possible_penalty(0, get_variant("contract", {"rank_points": {"2": 0}}), 1, 4)
+    with pytest.raises(ScoringError) as error:
+        score_round(
+            CONTRACT, 1, [PlayerResult(went_out=True), PlayerResult(), PlayerResult(penalty=5)]
+        )
+    assert error.value.code == "impossible_penalty"
 
 
 def test_round_score_two_players_out_is_refused():

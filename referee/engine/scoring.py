@@ -59,7 +59,10 @@ def max_hand_size(variant: Variant, round_number: int, players: int) -> int:
 
 
 def possible_penalty(points: int, variant: Variant, round_number: int, players: int) -> bool:
-    """Whether some hand a player could hold at the end of this round costs exactly `points`."""
+    """Whether some hand a player could hold at the end of this round costs exactly `points`.
+
+    A player who did not go out holds at least one card (with none left, they went out).
+    """
     if points < 0:
         return False
     shoe = variant.shoe_for(players)
@@ -70,7 +73,9 @@ def possible_penalty(points: int, variant: Variant, round_number: int, players: 
         supply[value] = supply.get(value, 0) + 4 * shoe.decks
     if shoe.jokers:
         supply[variant.joker_points] = supply.get(variant.joker_points, 0) + shoe.jokers
-    return points in _reachable(tuple(sorted(supply.items())), limit)
+    return points in _reachable(tuple(sorted(supply.items())), limit) and (
+        points > 0 or 0 in supply
+    )
 
 
 @lru_cache(maxsize=256)
