@@ -207,3 +207,13 @@ def test_one_translation_per_message_across_areas(code: str) -> None:
         if len(translations) > 1
     ]
     assert conflicts == [], f"{code}: " + "; ".join(conflicts)
+
+
+def test_a_page_opened_with_lang_keeps_it_for_the_next_request(client: FlaskClient) -> None:
+    """A link shared as ?lang=nl leads to forms that post in Dutch too."""
+    client.get("/referee?lang=nl")
+    cookie = client.get_cookie("lang")
+    assert cookie is not None and cookie.value == "nl"
+    assert 'lang="nl"' in client.get("/referee").get_data(as_text=True)
+    client.post("/api/v1/penalty?lang=de", json={"variant": "contract", "cards": "5H"})
+    assert client.get_cookie("lang").value == "nl"  # the JSON API leaves the page's choice alone

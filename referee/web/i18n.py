@@ -115,6 +115,11 @@ def set_language(code: str) -> ResponseReturnValue:
     if language is None:
         abort(404)
     response = redirect(_way_back(), code=303)
+    _remember(response, language)
+    return response
+
+
+def _remember(response: Response, language: str) -> None:
     response.set_cookie(
         COOKIE_NAME,
         language,
@@ -123,7 +128,6 @@ def set_language(code: str) -> ResponseReturnValue:
         httponly=True,
         secure=request.is_secure,
     )
-    return response
 
 
 def init_app(app: Flask) -> None:
@@ -142,4 +146,13 @@ def init_app(app: Flask) -> None:
     def vary_on_language(response: Response) -> Response:
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
+        # A page opened with ?lang= keeps that language for the forms it leads to.
+        chosen = _supported(request.args.get("lang"))
+        if (
+            chosen is not None
+            and request.method == "GET"
+            and response.mimetype == "text/html"
+            and request.cookies.get(COOKIE_NAME) != chosen
+        ):
+            _remember(response, chosen)
         return response
