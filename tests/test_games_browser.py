@@ -122,3 +122,43 @@ def test_a_whole_game_by_thumb(
     expect(page.locator(".banner-winner")).to_contain_text("gewinnt")
     page.screenshot(path=str(screenshot_dir / "games-german.png"), full_page=True)
     watcher_context.close()
+
+
+def test_buys_and_the_card_picker_skipping_who_went_out(
+    page: Page, live_server: str, screenshot_dir: Path
+) -> None:
+    game = page.request.post(
+        live_server + "/api/v1/games", data={"variant": "shanghai", "players": PLAYERS[:3]}
+    ).json()
+    page.goto(game["edit_url"])
+    page.locator("details.by-cards > summary").tap()
+    targets = page.locator(".cp-targets button")
+    expect(targets.nth(0)).to_have_attribute("aria-pressed", "true")
+    # Ann goes out: the picker moves on to Bo, and Ann's hand is no target any more
+    page.locator('fieldset.seat[data-seat="0"] .out-toggle').tap()
+    expect(targets.nth(1)).to_have_attribute("aria-pressed", "true")
+    expect(targets.nth(0)).to_be_hidden()
+    for card in ("KS", "QH"):
+        page.locator(f'.cp-key[data-card="{card}"]').tap()
+    expect(page.locator("#seat-1-penalty")).to_have_value("20")
+    # Bo bought twice: "+" twice, and the form says what is left of the limit of 3
+    buys = page.locator('fieldset.seat[data-seat="1"] .buys')
+    for _ in range(2):
+        buys.locator(".stepper button").last.tap()
+    expect(buys.locator("output")).to_have_text("Buys left: 1 of 3")
+    page.locator('fieldset.seat[data-seat="1"]').screenshot(
+        path=str(screenshot_dir / "games-buys-left.png")
+    )
+    page.locator("#seat-2-penalty").fill("35")
+    page.get_by_role("button", name="Save the round").tap()
+    expect(page.locator(".score-table .buys-badge")).to_have_text(
+        re.compile(r"^\s*2\s*\(2 buys\)$")
+    )
+    page.locator("#scores").screenshot(path=str(screenshot_dir / "games-buys.png"))
+    # Correcting the round: the picker starts on the first seat that did not go out
+    page.get_by_role("link", name="Correct round 1").tap()
+    page.locator("details.by-cards > summary").tap()
+    expect(page.locator(".cp-targets button[aria-pressed=true]")).to_have_text("Bo")
+    expect(page.locator('fieldset.seat[data-seat="1"] .buys output')).to_have_text(
+        "Buys left: 1 of 3"
+    )

@@ -226,7 +226,9 @@ def test_export_and_import_round_trip(ctx: Flask) -> None:
     for key in ("variant", "players", "totals", "house_rules", "first_dealer", "finished"):
         assert again[key] == data[key]
     assert [r["scores"] for r in again["rounds"]] == [r["scores"] for r in data["rounds"]]
-    assert store.to_csv(copy).splitlines()[-1] == "total,,,,0,55,75,5"
+    assert [r["buys"] for r in again["rounds"]] == [{"Ann": 0, "Bo": 2, "Cy": 0, "Di": 0}]
+    # shanghai buys: each player's buys follow the scores, summed on the totals line
+    assert store.to_csv(copy).splitlines()[-1] == "total,,,,0,55,75,5,0,2,0,0"
     with pytest.raises(GameError):
         store.import_game({"variant": "contract", "players": ["A", "B", "C"], "rounds": [{"x": 1}]})
 

@@ -46,7 +46,7 @@
   }
 
   function addSteppers(root) {
-    root.querySelectorAll("input.class-input:not([data-stepper])").forEach(function (input) {
+    root.querySelectorAll("input.class-input:not([data-stepper]), input.buys-input:not([data-stepper])").forEach(function (input) {
       input.setAttribute("data-stepper", "");
       var box = document.createElement("div");
       box.className = "stepper";
@@ -58,6 +58,8 @@
       box.appendChild(minus); box.appendChild(input); box.appendChild(plus);
       function step(by) {
         var n = Math.max(0, (parseInt(input.value, 10) || 0) + by);
+        var max = parseInt(input.getAttribute("max"), 10);
+        if (!isNaN(max)) { n = Math.min(n, max); }
         input.value = n ? String(n) : "";
         input.dispatchEvent(new Event("input", { bubbles: true }));
       }
@@ -66,9 +68,52 @@
     });
   }
 
+  // Buys are limited per player and round: the box beside the field says how many are left.
+  function showBuysLeft(input) {
+    var output = document.getElementById(input.id + "-left");
+    if (!output) { return; }
+    var limit = parseInt(output.dataset.limit, 10) || 0;
+    var left = Math.max(0, limit - (parseInt(input.value, 10) || 0));
+    output.textContent = output.dataset.text.split("{left}").join(String(left));
+    output.classList.toggle("is-none", left === 0);
+  }
+
+  // The shared card picker taps into one seat's field at a time: never into the seat marked as
+  // gone out (its hand is not counted), neither at first nor when that seat is marked later.
+  function outSeat(form) {
+    var radio = form.querySelector('input[name="went_out"]:checked');
+    return radio ? radio.value : null;
+  }
+
+  function retarget(form) {
+    var root = form.querySelector("[data-card-picker]");
+    var picker = root && root.cardPicker;
+    if (!picker || !picker.fields.length) { return; }
+    var out = outSeat(form);
+    var seatOfField = function (field) {
+      var input = field.querySelector("[data-seat]");
+      return input ? input.dataset.seat : null;
+    };
+    picker.fields.forEach(function (field, index) {
+      var isOut = out !== null && seatOfField(field) === out;
+      field.hidden = isOut;
+      var button = root.querySelector('[data-cp-target="' + index + '"]');
+      if (button) { button.hidden = isOut; }
+    });
+    var start = picker.fields.indexOf(picker.active);
+    if (start < 0) { start = 0; }
+    if (out === null || seatOfField(picker.fields[start]) !== out) { return; }
+    for (var step = 1; step < picker.fields.length; step++) {
+      var field = picker.fields[(start + step) % picker.fields.length];
+      if (seatOfField(field) !== out) { picker.activate(field); return; }
+    }
+  }
+
   document.addEventListener("input", function (event) {
     var target = event.target;
-    if (target.matches("input.class-input")) {
+    if (target.matches("input.buys-input")) {
+      showBuysLeft(target);
+    } else if (target.matches("input.class-input")) {
       var seat = seatOf(target);
       if (seat) { sumClasses(seat); }
     } else if (target.matches(".cards-input, textarea[data-seat], input[data-seat]") &&
@@ -91,10 +136,20 @@
         var radio = seat.querySelector('input[name="went_out"]');
         seat.classList.toggle("is-out", !!(radio && radio.checked));
       });
+      var form = event.target.closest("form");
+      if (form) { retarget(form); }
     }
   });
 
-  function init(root) { addSteppers(root || document); }
+  function init(root) {
+    root = root || document;
+    addSteppers(root);
+    // The picker may not be started yet (htmx:load reaches this script first): start it here.
+    if (window.CardPicker) { window.CardPicker.start(root); }
+    var forms = root.matches && root.matches("form.round-form") ? [root] : [];
+    root.querySelectorAll("form.round-form").forEach(function (form) { forms.push(form); });
+    forms.forEach(retarget);
+  }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
 })();

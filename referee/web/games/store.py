@@ -774,6 +774,10 @@ def to_json(game: Game) -> dict[str, Any]:
                 "results": results_json(game, r),
             }
         )
+        if game.variant.buying:  # an extra beside SPEC's shape: {name: buys} in the round
+            rounds_out[-1]["buys"] = {
+                name: result.buys for name, result in zip(players, r.results, strict=True)
+            }
     st = game.standings
     return {
         "id": game.id,
@@ -803,15 +807,25 @@ def game_json(game_id: str) -> dict[str, Any] | None:
 
 
 def to_csv(game: Game) -> str:
-    """One line per round: round, dealer, who went out, each player's score, then the totals."""
+    """One line per round: round, dealer, who went out, each player's score, then the totals.
+
+    Where buying is on, each player's buys in the round follow the scores (``buys <name>``),
+    and the totals line sums them.
+    """
+    buying = game.variant.buying
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["round", "contract", "dealer", "went_out", *game.players])
+    buy_columns = [f"buys {name}" for name in game.players] if buying else []
+    writer.writerow(["round", "contract", "dealer", "went_out", *game.players, *buy_columns])
     for r in game.rounds:
         info = round_info(game, r.number)
         out = "" if r.went_out is None else game.players[r.went_out]
-        writer.writerow([r.number, info["contract"] or "", info["dealer"], out, *r.scores])
-    writer.writerow(["total", "", "", "", *game.standings.totals])
+        buys = [result.buys for result in r.results] if buying else []
+        writer.writerow([r.number, info["contract"] or "", info["dealer"], out, *r.scores, *buys])
+    total_buys = [
+        sum(r.results[seat].buys for r in game.rounds) for seat in range(len(game.players))
+    ]
+    writer.writerow(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
     return buffer.getvalue()
 
 
