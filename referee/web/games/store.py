@@ -585,7 +585,7 @@ def _record(
     )
 
 
-def _check_round_number(game: Game, number: Any) -> int:
+def _check_round_number(number: Any) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
         raise GameError("bad_input", field="round")
     return number
@@ -602,7 +602,7 @@ def add_round(
     """Enter the next round. Refused: a round out of order, after the end, or against the rules."""
 
     def change(conn: Connection, game: Game, new_version: int) -> None:
-        n = _check_round_number(game, number)
+        n = _check_round_number(number)
         if game.next_round is None:
             raise GameError("game_finished", field="round")
         if n != game.next_round:
@@ -631,7 +631,7 @@ def edit_round(
     """Correct a round already entered; refused when the correction would end the game earlier."""
 
     def change(conn: Connection, game: Game, new_version: int) -> None:
-        n = _check_round_number(game, number)
+        n = _check_round_number(number)
         if not 1 <= n <= len(game.rounds):
             raise GameError("no_such_round", field="round", round=n)
         old = game.rounds[n - 1]
