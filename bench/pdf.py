@@ -20,32 +20,29 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from referee.engine.game import Game, SeatResult
 from referee.web import create_app
-from referee.web.printing.house import table_rules
+from referee.web.house_rules import table_rules
 from referee.web.printing.pdfs import CACHE, Built, render_rule_card
 from referee.web.printing.sheets import blank_sheet, game_sheet, render_sheet
 
 LANGUAGES = ("en", "de", "nl", "pt", "fr", "es")
-GAME = {
-    "variant": "contract",
-    "house_rules": {},
-    "players": ["Ann", "Bo", "Cy", "Di"],
-    "rounds": [
-        {
-            "round": n,
-            "contract": "",
-            "dealer": ["Ann", "Bo", "Cy", "Di"][(n - 1) % 4],
-            "deal": 10,
-            "scores": {"Ann": 0 if n % 2 else 35, "Bo": 20, "Cy": 45, "Di": 0 if n % 2 == 0 else 5},
-            "went_out": "Ann" if n % 2 else "Di",
-        }
-        for n in range(1, 6)
-    ],
-    "totals": {"Ann": 70, "Bo": 100, "Cy": 225, "Di": 15},
-    "finished": False,
-    "winner": None,
-    "version": 6,
-}
+
+
+def _game() -> Game:
+    """Four players, five rounds in: Ann and Di take turns going out."""
+    game = Game.start("contract", ["Ann", "Bo", "Cy", "Di"])
+    for n in range(1, 6):
+        out, other = (0, 3) if n % 2 else (3, 0)
+        results = [SeatResult(penalty=20)] * 4
+        results[out] = SeatResult(went_out=True)
+        results[other] = SeatResult(penalty=35 if n % 2 == 0 else 5)
+        results[2] = SeatResult(penalty=45)
+        game = game.enter_round(n, results).game
+    return game
+
+
+GAME = _game()
 
 
 def _timed(build: Callable[[], Built]) -> tuple[float, Built]:

@@ -180,13 +180,13 @@ def _dumps(data: Any) -> str:
 
 
 def _cards_text(cards: Sequence[str]) -> str:
-    from referee.web.messages import cards_label
+    from referee.web.words import cards_label
 
     return cards_label(cards) if cards else "-"
 
 
 def _meld_lines(meld: dict[str, Any], indent: str = "") -> list[str]:
-    from referee.web.messages import card_label, meld_kind_label
+    from referee.web.words import card_label, meld_kind_label
 
     cards = _cards_text(meld["cards"])
     if meld["valid"]:
@@ -211,7 +211,7 @@ def _meld_lines(meld: dict[str, Any], indent: str = "") -> list[str]:
 
 def _contract_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     from referee.engine.variants import get_variant
-    from referee.web.messages import contract_text
+    from referee.web.words import contract_text
 
     contract = get_variant(body["variant"], body.get("house_rules")).contract_for(body["round"])
     words = contract_text(contract)
@@ -242,7 +242,7 @@ def _layoff_lines(answer: dict[str, Any]) -> list[str]:
 
 
 def _penalty_lines(answer: dict[str, Any]) -> list[str]:
-    from referee.web.messages import card_label
+    from referee.web.words import card_label
 
     total = answer["penalty"]
     lines = [ngettext("Penalty: %(num)d point", "Penalty: %(num)d points", total)]

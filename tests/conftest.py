@@ -33,7 +33,8 @@ from playwright.sync_api import ConsoleMessage, Page
 from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
-from referee.web import create_app, normalize_database_url
+from referee.web import create_app
+from referee.web.database import database, normalize_url
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -102,6 +103,7 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
         instance_path=str(instance),
     )
     yield app
+    database(app).dispose()  # its pooled connections, before the database is dropped
 
 
 @pytest.fixture
@@ -285,7 +287,7 @@ def pg_url() -> Iterator[str]:
     """
     existing = os.environ.get("RUMMY_TEST_DATABASE_URL")
     if existing:
-        yield normalize_database_url(existing)
+        yield normalize_url(existing)
         return
     try:
         cluster = ThrowawayPostgres()

@@ -14,7 +14,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectChoice, StringField, SubmitField
 from wtforms.validators import DataRequired
 
-from referee.web import create_app, normalize_database_url
+from referee.web import create_app
+from referee.web.database import normalize_url
 from referee.web.security import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,8 +121,8 @@ def test_database_url_from_the_environment_uses_psycopg(
         ("sqlite:////tmp/x.sqlite3", "sqlite:////tmp/x.sqlite3"),
     ],
 )
-def test_normalize_database_url(given: str, expected: str) -> None:
-    assert normalize_database_url(given) == expected
+def test_normalize_url(given: str, expected: str) -> None:
+    assert normalize_url(given) == expected
 
 
 def test_feature_blueprints_are_registered(app: Flask) -> None:

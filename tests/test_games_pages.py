@@ -68,7 +68,7 @@ def test_start_with_a_custom_contract_table(client: FlaskClient) -> None:
     location = _start(client, ["Ann", "Bo", "Cy"], **data)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = store.get_game(game_id)
+        game = store.load(game_id).game
     assert str(game.variant.contracts[6]) == "4 runs of 3"
     assert game.variant.last_round_goes_out and len(game.variant.contracts) == 7
     assert set(game.house_rules) == {"contracts", "deal"}
@@ -246,7 +246,7 @@ def test_switching_variant_without_javascript_shows_its_own_rules(client: FlaskC
     location = _start(client, ["You", "Ada", "Bo"], **shown)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = store.get_game(game_id)
+        game = store.load(game_id).game
     assert game.house_rules == {} and game.variant.target == 100
 
 

@@ -13,8 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from referee.engine.game import Game, SeatResult
 from referee.engine.variants import VARIANTS
-from referee.web.printing.house import overrides_from_query, table_rules
+from referee.web.house_rules import overrides_from_query, table_rules
 from referee.web.printing.pdfs import CACHE
 from referee.web.printing.sheets import blank_sheet, game_sheet, page_size, render_sheet
 
@@ -242,41 +243,19 @@ def test_a_number_gives_unnamed_columns(client: FlaskClient) -> None:
     assert "Deal" in text and "10" in text  # two players are dealt 10 cards each
 
 
-def _game_data() -> dict[str, Any]:
-    """A game as GET /api/v1/games/<id> answers it, two rounds in."""
-    return {
-        "id": "abc",
-        "variant": "contract",
-        "house_rules": {},
-        "players": ["Ann", "Bo", "Cy"],
-        "rounds": [
-            {
-                "round": 1,
-                "contract": "2 sets of 3",
-                "dealer": "Ann",
-                "deal": 10,
-                "scores": {"Ann": 0, "Bo": 25, "Cy": 30},
-                "went_out": "Ann",
-            },
-            {
-                "round": 2,
-                "contract": "1 set of 3 and 1 run of 4",
-                "dealer": "Bo",
-                "deal": 10,
-                "scores": {"Ann": 45, "Bo": 0, "Cy": 5},
-                "went_out": "Bo",
-            },
-        ],
-        "totals": {"Ann": 45, "Bo": 25, "Cy": 35},
-        "finished": False,
-        "winner": None,
-        "version": 3,
-    }
+OUT = SeatResult(went_out=True)
+
+
+def _game() -> Game:
+    """A game two rounds in."""
+    game = Game.start("contract", ["Ann", "Bo", "Cy"])
+    game = game.enter_round(1, [OUT, SeatResult(penalty=25), SeatResult(penalty=30)]).game
+    return game.enter_round(2, [SeatResult(penalty=45), OUT, SeatResult(penalty=5)]).game
 
 
 def test_game_sheet_fills_in_scores_and_running_totals(app: Flask) -> None:
     with app.test_request_context("/?lang=en"):
-        sheet = game_sheet(_game_data(), "en", "a4", "2 December 2026")
+        sheet = game_sheet(_game(), "en", "a4", "2 December 2026")
         body = render_sheet(sheet).body
     text = pdf_text(body)
     assert "2 December 2026" in text

@@ -20,9 +20,8 @@ from flask_babel import force_locale
 from pypdf import PdfReader
 
 from referee.engine.variants import VARIANTS
-from referee.web import create_app
-from referee.web.printing import words
-from referee.web.printing.house import table_rules
+from referee.web import create_app, words
+from referee.web.house_rules import table_rules
 from referee.web.printing.pdfs import render_rule_card
 from referee.web.printing.sheets import blank_sheet, render_sheet
 

@@ -12,8 +12,8 @@ from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
 from referee.engine.cards import LANGUAGES, LOCAL_RANK_LETTERS, RANKS, SUITS
+from referee.web.picker import card_picker_setup, local_letter
 from referee.web.refereeing.checks import format_local, split_melds
-from referee.web.refereeing.picker import card_picker_setup, local_letter
 
 HTMX = {"HX-Request": "true", "HX-Target": "verdict"}
 
@@ -51,13 +51,13 @@ def test_the_page_opens_on_the_meld_check_with_every_tab(client: FlaskClient) ->
 
 
 def test_tabs_keep_the_game_at_hand(client: FlaskClient) -> None:
-    rules = json.dumps({"max_jokers_per_meld": 1})
+    rules = json.dumps({"max_jokers_per_meld": 2})  # Shanghai's own is 1
     _, html = get(client, variant="shanghai", round="3", house_rules=rules)
     tab = re.search(r'href="([^"]*check=layoff[^"]*)"', html)
     assert tab is not None
     query = parse_qs(urlsplit(unescape(tab.group(1))).query)
     assert query["variant"] == ["shanghai"] and query["round"] == ["3"]
-    assert json.loads(query["house_rules"][0]) == {"max_jokers_per_meld": 1}
+    assert json.loads(query["house_rules"][0]) == {"max_jokers_per_meld": 2}
 
 
 # -- one meld -------------------------------------------------------------------------------
@@ -357,23 +357,16 @@ def test_the_link_to_a_check_reproduces_it(client: FlaskClient) -> None:
 
 
 def test_the_game_at_hand_sets_variant_round_and_shoe(app: Flask, client: FlaskClient) -> None:
+    from referee.engine.game import Game, SeatResult
     from referee.web.games import store
 
+    game = Game.start("zioncheck-nl", ["Ann", "Bo", "Cy"], house_rules={"max_set_size": 3})
+    results = [SeatResult(went_out=True), SeatResult(penalty=25), SeatResult(penalty=10)]
     with app.test_request_context("/"):
-        game, _token = store.create_game(
-            "zioncheck-nl", ["Ann", "Bo", "Cy"], house_rules={"max_set_size": 3}
-        )
-        store.add_round(
-            game.id,
-            1,
-            [
-                {"player": "Ann", "went_out": True},
-                {"player": "Bo", "penalty": 25},
-                {"player": "Cy", "penalty": 10},
-            ],
-            version=game.version,
-        )
-    status, html = get(client, game=game.id, check="solve")
+        stored, _token = store.create(game, lang="en")
+        store.enter_round(stored.id, 1, results, version=stored.game.version)
+    game_id = stored.id
+    status, html = get(client, game=game_id, check="solve")
     assert status == 200
     assert re.search(r'<option value="zioncheck-nl" selected', html)
     assert re.search(r'<option value="2" selected', html)  # the round to be played next
@@ -381,10 +374,10 @@ def test_the_game_at_hand_sets_variant_round_and_shoe(app: Flask, client: FlaskC
     # Three players of the Dutch rules: one deck and one joker.
     assert 'data-decks="1"' in html and 'data-jokers="1"' in html
     # The game's house rules hold: at most 3 in a set.
-    _, verdict = get(client, game=game.id, cards="7H 7S 7D 7C")
+    _, verdict = get(client, game=game_id, cards="7H 7S 7D 7C")
     assert "A set holds at most 3 cards here; this one has 4." in verdict_of(verdict)
     # An explicit variant in the query wins over the game's.
-    _, html = get(client, game=game.id, variant="contract", cards="7H 7S 7D 7C")
+    _, html = get(client, game=game_id, variant="contract", cards="7H 7S 7D 7C")
     assert "Valid: this is a set." in verdict_of(html)
 
 

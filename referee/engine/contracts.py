@@ -12,6 +12,9 @@ from .errors import Violation
 from .melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
 from .variants import Contract, ContractRuns, Variant
 
+#: The most melds one contract check reads (the API and the referee page alike): a contract
+#: asks for at most six, so twice that is already a mistake.
+MAX_MELDS = 12
 # Readings multiply across melds; past this many fitting combinations the first ones decide.
 _MAX_COMBINATIONS = 20_000
 

@@ -82,11 +82,34 @@ ERROR_CODES = frozenset(
         "unknown_house_rule",
         "deal_length",
         # round results
-        "bad_results",
         "two_players_out",
         "no_player_out",
         "rummy_needs_going_out",
         "impossible_penalty",
+    }
+)
+
+# A game's refusals (`referee.engine.game`): starting, entering, correcting, undoing.
+GAME_CODES = frozenset(
+    {
+        "empty_name",
+        "name_too_long",
+        "duplicate_name",
+        "unknown_player",
+        "game_finished",
+        "round_out_of_order",
+        "no_such_round",
+        "nothing_changed",
+        "ends_game_early",
+        "nothing_to_undo",
+        "not_the_last_change",
+        "rummy_not_in_variant",
+        "buying_off",
+        "too_many_buys",
+        "out_with_cards",
+        "no_penalty",
+        "penalty_mismatch",
+        "hand_too_big",
     }
 )
 
@@ -124,4 +147,4 @@ VIOLATION_CODES = frozenset(
     }
 )
 
-ALL_CODES = ERROR_CODES | VIOLATION_CODES
+ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES

@@ -22,7 +22,7 @@ from enum import Enum
 
 from .cards import SUITS, Card, Rank, Suit
 from .errors import Violation
-from .variants import AceRule, Variant
+from .variants import AceRule, ShoeRule, Variant
 
 
 class MeldKind(Enum):
@@ -163,24 +163,25 @@ def _unique(violations: list[Violation]) -> list[Violation]:
     return unique
 
 
-def shoe_violations(cards: Sequence[Card], variant: Variant) -> list[Violation]:
-    """Cards that cannot all be in the variant's shoe at once."""
+def shoe_violations(
+    cards: Sequence[Card], variant: Variant, shoe: ShoeRule | None = None
+) -> list[Violation]:
+    """Cards that cannot all be in the shoe at once: the table's `shoe`, else the largest."""
+    decks = variant.max_decks if shoe is None else shoe.decks
+    most_jokers = variant.max_jokers if shoe is None else shoe.jokers
     problems: list[Violation] = []
     jokers = sum(1 for c in cards if c.is_joker)
-    if jokers and not variant.uses_jokers:
+    if jokers and not most_jokers:
         problems.append(Violation("jokers_not_allowed"))
-    elif jokers > variant.max_jokers:
+    elif jokers > most_jokers:
         problems.append(
-            Violation("too_many_copies", {"card": "JK", "count": jokers, "max": variant.max_jokers})
+            Violation("too_many_copies", {"card": "JK", "count": jokers, "max": most_jokers})
         )
-    counts = Counter(c for c in cards if c.is_natural)
+    counts = Counter(c.plain for c in cards if c.is_natural)
     for natural, count in counts.items():
-        if count > variant.max_decks:
+        if count > decks:
             problems.append(
-                Violation(
-                    "too_many_copies",
-                    {"card": str(natural), "count": count, "max": variant.max_decks},
-                )
+                Violation("too_many_copies", {"card": str(natural), "count": count, "max": decks})
             )
     return problems
 

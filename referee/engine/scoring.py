@@ -14,8 +14,6 @@ from .variants import Scoring, Variant
 class ScoringError(RefereeError):
     """Round results that break the rules (two players out, an impossible penalty...)."""
 
-    code = "bad_results"
-
 
 def penalty_of(cards: Iterable[Card], variant: Variant) -> int:
     """Penalty points of the cards left in a hand."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import errors, i18n, security
+from . import database, errors, i18n, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def create_app(
     if "DATABASE_URL" not in app.config:
         default = f"sqlite:///{Path(app.instance_path) / 'rummy.sqlite3'}"
         app.config["DATABASE_URL"] = os.environ.get("DATABASE_URL") or default
-    app.config["DATABASE_URL"] = normalize_database_url(app.config["DATABASE_URL"])
+    app.config["DATABASE_URL"] = database.normalize_url(app.config["DATABASE_URL"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret_key(app)
 
@@ -58,6 +58,8 @@ def create_app(
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    database.init_app(app)
+    picker.init_app(app)
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp
@@ -75,14 +77,6 @@ def _buffer_static_files(response: Response) -> Response:
         response.direct_passthrough = False
         response.make_sequence()
     return response
-
-
-def normalize_database_url(url: str) -> str:
-    """Let `postgres://` and `postgresql://` URLs use psycopg 3, the driver we install."""
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url.removeprefix(prefix)
-    return url
 
 
 def _instance_secret_key(app: Flask) -> str:

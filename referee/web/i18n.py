@@ -115,11 +115,12 @@ def set_language(code: str) -> ResponseReturnValue:
     if language is None:
         abort(404)
     response = redirect(_way_back(), code=303)
-    _remember(response, language)
+    remember_language(response, language)
     return response
 
 
-def _remember(response: Response, language: str) -> None:
+def remember_language(response: Response, language: str) -> None:
+    """Keep `language` in the cookie that every later request of this phone is answered in."""
     response.set_cookie(
         COOKIE_NAME,
         language,
@@ -154,5 +155,5 @@ def init_app(app: Flask) -> None:
             and response.mimetype == "text/html"
             and request.cookies.get(COOKIE_NAME) != chosen
         ):
-            _remember(response, chosen)
+            remember_language(response, chosen)
         return response

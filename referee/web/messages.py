@@ -1,8 +1,8 @@
-"""Engine codes become words here, and only here: every message and shared word, translated.
+"""Engine and web codes become sentences here, and only here: every code of every feature.
 
-`describe(code, params)` turns a `RefereeError` or `Violation` into a sentence in the current
-locale; the other helpers give the words pages, PDFs and the API share (contracts, cards,
-variants, house rules).
+`describe(code, params)` turns a `RefereeError`, a `Violation` or a game's `Reason` into a
+sentence in the current locale; the words inside it (cards, contracts, players) come from
+`referee.web.words`.
 """
 
 from __future__ import annotations
@@ -10,435 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
-from referee.engine.cards import LOCAL_RANK_LETTERS, Card, Rank, Suit, parse_card
 from referee.engine.errors import ALL_CODES, RefereeError, Violation
-from referee.engine.variants import HOUSE_RULES, Contract
-
-__all__ = [
-    "MESSAGE_CODES",
-    "WEB_CODES",
-    "card_label",
-    "cards_label",
-    "choice_label",
-    "contract_text",
-    "describe",
-    "describe_error",
-    "house_rule_help",
-    "house_rule_label",
-    "meld_kind_label",
-    "melds_count_text",
-    "player_label",
-    "rank_label",
-    "rank_name",
-    "suit_name",
-    "variant_name",
-    "variant_summary",
-]
-
-# -- the current language -----------------------------------------------------------------
-
-
-def _language() -> str:
-    locale = get_locale()
-    return locale.language if locale is not None else "en"
-
-
-# -- cards --------------------------------------------------------------------------------
-
-_RANK_NAMES: Final[Mapping[Rank, Any]] = {
-    Rank.ACE: _l("ace"),
-    Rank.TWO: _l("two"),
-    Rank.THREE: _l("three"),
-    Rank.FOUR: _l("four"),
-    Rank.FIVE: _l("five"),
-    Rank.SIX: _l("six"),
-    Rank.SEVEN: _l("seven"),
-    Rank.EIGHT: _l("eight"),
-    Rank.NINE: _l("nine"),
-    Rank.TEN: _l("ten"),
-    Rank.JACK: _l("jack"),
-    Rank.QUEEN: _l("queen"),
-    Rank.KING: _l("king"),
-}
-
-_SUIT_NAMES: Final[Mapping[Suit, Any]] = {
-    Suit.CLUBS: _l("clubs"),
-    Suit.DIAMONDS: _l("diamonds"),
-    Suit.HEARTS: _l("hearts"),
-    Suit.SPADES: _l("spades"),
-}
-
-# The letter a table of each language writes for a rank (the reverse of the parser's table).
-_LOCAL_LETTERS: Final[Mapping[str, Mapping[Rank, str]]] = {
-    lang: {rank: letter for letter, rank in letters.items()}
-    for lang, letters in LOCAL_RANK_LETTERS.items()
-}
-
-
-def _rank(value: Any) -> Rank | None:
-    if isinstance(value, Rank):
-        return value
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        # A run's place: 14 is the high ace.
-        if value == 14:
-            return Rank.ACE
-        return Rank(value) if 1 <= value <= 13 else None
-    if isinstance(value, str):
-        text = value.strip().upper()
-        if text == "T":
-            return Rank.TEN
-        for rank in Rank:
-            if rank.letter == text:
-                return rank
-    return None
-
-
-def _suit(value: Any) -> Suit | None:
-    if isinstance(value, Suit):
-        return value
-    if isinstance(value, str):
-        text = value.strip().upper()
-        for suit in Suit:
-            if text in (suit.value, suit.symbol):
-                return suit
-    return None
-
-
-def rank_label(rank: Rank | int | str) -> str:
-    """The rank as the current language writes it on a card: German ``D`` for the queen."""
-    found = _rank(rank)
-    if found is None:
-        return str(rank)
-    return _LOCAL_LETTERS.get(_language(), {}).get(found, found.letter)
-
-
-def rank_name(rank: Rank | int | str) -> str:
-    """The rank as a word: "queen", "Dame", "vrouw"..."""
-    found = _rank(rank)
-    return str(_RANK_NAMES[found]) if found is not None else str(rank)
-
-
-def suit_name(suit: Suit | str) -> str:
-    """The suit as a word: "hearts", "Herz", "copas"..."""
-    found = _suit(suit)
-    return str(_SUIT_NAMES[found]) if found is not None else str(suit)
-
-
-def _card(value: Card | str) -> Card | None:
-    if isinstance(value, Card):
-        return value
-    try:
-        return parse_card(value)
-    except (RefereeError, TypeError):
-        return None
-
-
-def card_label(card: Card | str) -> str:
-    """A card for people: local rank letter and suit symbol (``D♣`` in German, ``Q♣`` in English).
-
-    A joker is the word for it; a declared joker says what it stands for.
-    """
-    found = _card(card)
-    if found is None:
-        return str(card)
-    if found.is_joker:
-        if found.stands_for is not None:
-            return gettext("joker as %(card)s", card=card_label(found.stands_for))
-        return gettext("joker")
-    assert found.rank is not None and found.suit is not None
-    return f"{rank_label(found.rank)}{found.suit.symbol}"
-
-
-def cards_label(cards: Sequence[Card | str]) -> str:
-    """Cards for people, separated by spaces."""
-    return " ".join(card_label(c) for c in cards)
-
-
-# -- melds and contracts ------------------------------------------------------------------
-
-_MELD_KINDS: Final[Mapping[str, Any]] = {
-    "set": _l("set"),
-    "run": _l("run"),
-}
-
-
-def meld_kind_label(kind: Any) -> str:
-    """ "set" or "run" in the current language (accepts the enum or its value)."""
-    value = getattr(kind, "value", kind)
-    label = _MELD_KINDS.get(str(value))
-    return str(label) if label is not None else str(value)
-
-
-def _and(first: str, second: str) -> str:
-    return gettext("%(first)s and %(second)s", first=first, second=second)
-
-
-def contract_text(contract: Contract | Mapping[str, int]) -> str:
-    """ "2 sets of 3 and 1 run of 4", pluralised in every language."""
-    if isinstance(contract, Mapping):
-        sets = int(contract.get("sets", 0))
-        runs = int(contract.get("runs", 0))
-        set_size = int(contract.get("set_size", 3))
-        run_size = int(contract.get("run_size", 4))
-    else:
-        sets, runs = contract.sets, contract.runs
-        set_size, run_size = contract.set_size, contract.run_size
-    parts = []
-    if sets:
-        parts.append(
-            ngettext("%(num)d set of %(size)d", "%(num)d sets of %(size)d", sets, size=set_size)
-        )
-    if runs:
-        parts.append(
-            ngettext("%(num)d run of %(size)d", "%(num)d runs of %(size)d", runs, size=run_size)
-        )
-    if not parts:
-        return gettext("no melds")
-    return parts[0] if len(parts) == 1 else _and(parts[0], parts[1])
-
-
-def melds_count_text(sets: int, runs: int) -> str:
-    """ "2 sets and 1 run", without sizes (what a player laid down)."""
-    parts = []
-    if sets:
-        parts.append(ngettext("%(num)d set", "%(num)d sets", sets))
-    if runs:
-        parts.append(ngettext("%(num)d run", "%(num)d runs", runs))
-    if not parts:
-        return gettext("no melds")
-    return parts[0] if len(parts) == 1 else _and(parts[0], parts[1])
-
-
-# -- variants -----------------------------------------------------------------------------
-
-_VARIANT_NAMES: Final[Mapping[str, Any]] = {
-    "contract": _l("Contract Rummy"),
-    "shanghai": _l("Shanghai Rummy"),
-    "zioncheck-nl": _l("Contract Rummy (Dutch rules)"),
-    "rummy": _l("Rummy"),
-    "frustration": _l("Frustration Rummy"),
-    "joker-rummy": _l("Joker Rummy"),
-    "progressive": _l("Progressive Rummy"),
-    "short": _l("Short Contract Rummy"),
-}
-
-_VARIANT_SUMMARIES: Final[Mapping[str, Any]] = {
-    "contract": _l(
-        "Seven rounds, each with its contract of sets and runs; two or three decks with "
-        "jokers; the lowest total wins."
-    ),
-    "shanghai": _l(
-        "Seven rounds of 11 cards; at most one joker in a meld; buy a discard with “May I?”; "
-        "the lowest total wins."
-    ),
-    "zioncheck-nl": _l(
-        "Contract Rummy the Dutch way: one deck and one joker, sets in different suits, "
-        "jokers declared, runs of 3."
-    ),
-    "rummy": _l(
-        "Plain rummy: one deck, no jokers, no contracts; the winner collects the others' "
-        "hands, first to 100."
-    ),
-    "frustration": _l(
-        "Contract Rummy with buying: take the discard out of turn with a penalty card, "
-        "three times a round."
-    ),
-    "joker-rummy": _l("Contract Rummy with more jokers: six or eight in the shoe."),
-    "progressive": _l("Contract Rummy dealing one card more each round, from 10 up to 16."),
-    "short": _l("Contract Rummy in five rounds: rounds 5 and 6 of the table are left out."),
-}
-
-
-def _variant_id(variant: Any) -> str:
-    return str(getattr(variant, "id", variant))
-
-
-def variant_name(variant_id: Any) -> str:
-    """The variant's name in the current language (an id or a Variant)."""
-    key = _variant_id(variant_id)
-    name = _VARIANT_NAMES.get(key)
-    return str(name) if name is not None else key
-
-
-def variant_summary(variant_id: Any) -> str:
-    """One line that tells the variant apart from the others."""
-    key = _variant_id(variant_id)
-    summary = _VARIANT_SUMMARIES.get(key)
-    return str(summary) if summary is not None else variant_name(key)
-
-
-# -- house rules --------------------------------------------------------------------------
-
-_HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
-    "min_players": _l("Fewest players"),
-    "max_players": _l("Most players"),
-    "shoe": _l("Decks and jokers"),
-    "contracts": _l("Contracts"),
-    "deal": _l("Cards dealt"),
-    "target": _l("Target score"),
-    "min_set_size": _l("Smallest set"),
-    "max_set_size": _l("Largest set"),
-    "set_suits_distinct": _l("Sets in different suits"),
-    "min_run_size": _l("Shortest run"),
-    "aces": _l("Aces"),
-    "around_the_corner": _l("Around the corner"),
-    "max_jokers_per_meld": _l("Jokers per meld"),
-    "min_natural_cards": _l("Natural cards per meld"),
-    "jokers_declared": _l("Declared jokers"),
-    "contract_runs": _l("Runs of one contract"),
-    "layoff_after_contract": _l("Lay off only after the contract"),
-    "layoff_same_turn": _l("Lay off in the same turn"),
-    "joker_swap_runs": _l("Swap jokers in runs"),
-    "joker_swap_sets": _l("Swap jokers in sets"),
-    "joker_swap_after_contract": _l("Swap only after your contract"),
-    "joker_swap_after_earlier_turn": _l("Swap only after an earlier turn"),
-    "joker_swap_use_same_turn": _l("Use a swapped joker at once"),
-    "buying": _l("Buying"),
-    "buy_limit": _l("Buys per round"),
-    "buy_penalty_cards": _l("Penalty cards per buy"),
-    "buy_before_contract_only": _l("Buy only before the contract"),
-    "take_several_discards": _l("Take several discards"),
-    "last_round_goes_out": _l("Last round: go out at once"),
-    "going_out_discard": _l("Discard to go out"),
-    "stock_reshuffles": _l("Reshuffles of the stock"),
-    "rank_points": _l("Card values"),
-    "joker_points": _l("Joker value"),
-    "rummy_multiplier": _l("Rummy multiplier"),
-    "tie_break_last_round": _l("Tie-break on the last round"),
-}
-
-_HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
-    "min_players": _l("The smallest table the game is played at."),
-    "max_players": _l("The largest table the game is played at."),
-    "shoe": _l("How many decks and jokers are shuffled together, by the number of players."),
-    "contracts": _l(
-        "What each round asks to be laid down at once: so many sets and runs, each at least "
-        "its size."
-    ),
-    "deal": _l("How many cards each player is dealt, round by round."),
-    "target": _l(
-        "The game ends after the deal in which someone reaches this score; empty when the "
-        "game has a fixed number of rounds."
-    ),
-    "min_set_size": _l("The fewest cards of one rank that make a set."),
-    "max_set_size": _l("The most cards a set may hold; empty for no limit."),
-    "set_suits_distinct": _l("No two cards of a set may be of the same suit."),
-    "min_run_size": _l("The fewest cards in a run laid down outside a contract."),
-    "aces": _l("Whether an ace may be high (Q-K-A) as well as low (A-2-3), or only low."),
-    "around_the_corner": _l("Whether a run may go on from king over ace to two (K-A-2)."),
-    "max_jokers_per_meld": _l("The most jokers one meld may hold; empty for no limit."),
-    "min_natural_cards": _l("The fewest cards in every meld that are not jokers."),
-    "jokers_declared": _l(
-        "A joker's rank and suit are said aloud when it is laid down and stay fixed for the round."
-    ),
-    "contract_runs": _l(
-        "What must differ between the runs of one contract: the suit or the starting card, "
-        "the suit, or nothing."
-    ),
-    "layoff_after_contract": _l(
-        "Only a player who has met the contract may lay cards off on the melds on the table."
-    ),
-    "layoff_same_turn": _l("A player may lay off in the same turn as meeting the contract."),
-    "joker_swap_runs": _l(
-        "A joker in a run may be taken by putting the natural card it stands for in its place."
-    ),
-    "joker_swap_sets": _l(
-        "A joker in a set may be taken by putting the natural card it stands for in its place."
-    ),
-    "joker_swap_after_contract": _l("Only a player whose own contract is down may swap a joker."),
-    "joker_swap_after_earlier_turn": _l(
-        "Only a player who met the contract on an earlier turn may swap a joker."
-    ),
-    "joker_swap_use_same_turn": _l("A joker taken by a swap must be laid down in the same turn."),
-    "buying": _l(
-        "Out of turn, a player may take the top discard together with a penalty card from the "
-        "stock."
-    ),
-    "buy_limit": _l("How many times one player may buy in a round."),
-    "buy_penalty_cards": _l("How many cards from the stock come with a bought discard."),
-    "buy_before_contract_only": _l("A player who has met the contract may no longer buy."),
-    "take_several_discards": _l(
-        "A player may take several cards from the discard pile; the deepest one must be "
-        "melded at once."
-    ),
-    "last_round_goes_out": _l(
-        "The last round's contract is laid down only by going out: the whole hand in one turn."
-    ),
-    "going_out_discard": _l(
-        "Going out ends with a discard; when off, the last card may be melded instead."
-    ),
-    "stock_reshuffles": _l(
-        "How often the discards are shuffled into a new stock; when the stock runs out once "
-        "more, the round ends."
-    ),
-    "rank_points": _l("The penalty points of each rank left in a hand."),
-    "joker_points": _l("The penalty points of a joker left in a hand."),
-    "rummy_multiplier": _l(
-        "What a rummy (the whole hand in one turn, nothing melded before) multiplies the "
-        "winner's score by."
-    ),
-    "tie_break_last_round": _l("When totals tie, the better score in the last round wins."),
-}
-
-_CHOICES: Final[Mapping[str, Any]] = {
-    "high_or_low": _l("high or low"),
-    "low_only": _l("low only"),
-    "suit_or_start": _l("different suit or starting card"),
-    "different_suits": _l("different suits"),
-    "any": _l("no restriction"),
-    "penalty": _l("penalty points, lowest total wins"),
-    "winner_collects": _l("the winner collects, highest total wins"),
-}
-
-
-def house_rule_label(name: str) -> str:
-    """A house rule's short name for a form label."""
-    label = _HOUSE_RULE_LABELS.get(name)
-    return str(label) if label is not None else name
-
-
-def house_rule_help(name: str) -> str:
-    """One sentence saying what the house rule changes."""
-    text = _HOUSE_RULE_HELP.get(name)
-    return str(text) if text is not None else house_rule_label(name)
-
-
-def choice_label(value: Any) -> str:
-    """The words for a choice a house rule offers (``aces``: high or low, low only...)."""
-    key = str(getattr(value, "value", value))
-    label = _CHOICES.get(key)
-    return str(label) if label is not None else key
-
-
-# -- players ------------------------------------------------------------------------------
-
-
-def player_label(seat: Any, players: Sequence[str] | None = None) -> str:
-    """A seat (0-based) as a name the caller knows, or "player 2"."""
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        if players is not None and 0 <= seat < len(players):
-            return str(players[seat])
-        return gettext("player %(number)s", number=seat + 1)
-    return str(seat)
-
-
-def _players_label(seats: Any, players: Sequence[str] | None) -> str:
-    if not isinstance(seats, Sequence) or isinstance(seats, str):
-        return player_label(seats, players)
-    names = [player_label(seat, players) for seat in seats]
-    if not names:
-        return ""
-    if len(names) == 1:
-        return names[0]
-    return _and(", ".join(names[:-1]), names[-1])
-
-
-# -- messages -----------------------------------------------------------------------------
+from referee.engine.game import Reason
+
+from .words import (
+    card_label,
+    meld_kind_label,
+    melds_count_text,
+    player_label,
+    players_label,
+    rank_label,
+    suit_name,
+    variant_name,
+)
 
 _EXPECTED: Final[Mapping[str, Any]] = {
     "integer": _l("a whole number"),
@@ -531,7 +118,6 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "bad_players": lambda p: gettext(
         "This game is for %(min_players)s to %(max_players)s players, not %(players)s.", **p
     ),
-    "bad_results": lambda p: gettext("These round results break the rules."),
     "two_players_out": lambda p: gettext(
         "Only one player can go out in a round, but %(players)s are marked as out.", **p
     ),
@@ -599,7 +185,6 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "joker_declaration_mismatch": lambda p: gettext(
         "The joker declared as %(joker)s does not fit this meld.", **p
     ),
-    "card_not_in_shoe": lambda p: gettext("%(card)s is not among this game's cards.", **p),
     "too_many_copies": lambda p: ngettext(
         "%(card)s is here %(count)s times, but the game has only %(num)d of it.",
         "%(card)s is here %(count)s times, but the game has only %(num)d of them.",
@@ -634,6 +219,89 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "swap_card_does_not_fit": lambda p: gettext(
         "%(card)s is not the card the joker stands for.", **p
     ),
+    # -- a game: starting it, its rounds, corrections and undo --
+    "empty_name": lambda p: gettext("Every player needs a name."),
+    "name_too_long": lambda p: gettext("A name may have at most %(max)s characters.", max=p["max"]),
+    "duplicate_name": lambda p: gettext(
+        "Two players are called “%(name)s”: give them different names.", name=p["name"]
+    ),
+    "unknown_player": lambda p: gettext(
+        "There is no player called “%(name)s” in this game.", name=p["name"]
+    ),
+    "duplicate_result": lambda p: gettext(
+        "%(player)s has two results in this round.", player=p["player"]
+    ),
+    "missing_result": lambda p: gettext(
+        "%(player)s has no result in this round.", player=p["player"]
+    ),
+    "rummy_not_in_variant": lambda p: gettext("This variant has no double score for a rummy."),
+    "buying_off": lambda p: gettext("Buying is not played in this game."),
+    "too_many_buys": lambda p: ngettext(
+        "%(player)s bought %(buys)s times, but only %(num)s buy per round is allowed.",
+        "%(player)s bought %(buys)s times, but only %(num)s buys per round are allowed.",
+        _num(p["limit"]),
+        player=p["player"],
+        buys=p["buys"],
+    ),
+    "out_with_cards": lambda p: gettext(
+        "%(player)s went out, so no cards are left in that hand.", player=p["player"]
+    ),
+    "no_penalty": lambda p: gettext(
+        "Enter what is left in %(player)s’s hand, or mark who went out.", player=p["player"]
+    ),
+    "penalty_mismatch": lambda p: gettext(
+        "%(player)s: the cards add up to %(cards_penalty)s, not %(penalty)s.",
+        player=p["player"],
+        cards_penalty=p["cards_penalty"],
+        penalty=p["penalty"],
+    ),
+    "hand_too_big": lambda p: ngettext(
+        "%(player)s: %(count)s cards is more than a hand can hold at the end of this round "
+        "(at most %(num)s card).",
+        "%(player)s: %(count)s cards is more than a hand can hold at the end of this round "
+        "(at most %(num)s cards).",
+        _num(p["max"]),
+        player=p["player"],
+        count=p["count"],
+    ),
+    "game_finished": lambda p: gettext("The game is over: no more rounds can be entered."),
+    "round_out_of_order": lambda p: gettext(
+        "Round %(round)s cannot be entered now: the next round is round %(expected)s.",
+        round=p["round"],
+        expected=p["expected"],
+    ),
+    "no_such_round": lambda p: gettext(
+        "Round %(round)s has not been entered yet.", round=p["round"]
+    ),
+    "nothing_changed": lambda p: gettext(
+        "Round %(round)s already has exactly these results.", round=p["round"]
+    ),
+    "ends_game_early": lambda p: gettext(
+        "With this correction the game would already end after round %(round)s, "
+        "but later rounds were played. Correct the later rounds first.",
+        round=p["round"],
+    ),
+    "nothing_to_undo": lambda p: gettext("There is nothing left to undo."),
+    "not_the_last_change": lambda p: gettext(
+        "Only the newest change can be undone; the change to round %(round)s is not the newest.",
+        round=p["round"],
+    ),
+    "game_not_found": lambda p: gettext("There is no game at this address."),
+    "stale_version": lambda p: gettext(
+        "Someone else changed this game while you were typing. Your entries are kept: "
+        "check what changed, then save again."
+    ),
+    "missing_token": lambda p: gettext("Changing a game needs its edit link (its edit token)."),
+    "bad_import": lambda p: gettext(
+        "This is not a game export of Rummy Referee (a .json file saved from a game page)."
+    ),
+    "mark_who_went_out": lambda p: gettext(
+        "Mark who went out, or that nobody did because the stock ran out."
+    ),
+    "check_fields": lambda p: gettext("Please check the marked numbers: they cannot be right."),
+    # -- numbers as typed --
+    "not_a_number": lambda p: gettext("“%(value)s” is not a whole number.", value=p["value"]),
+    "out_of_range": lambda p: gettext("%(value)s is not between %(low)s and %(high)s.", **p),
     # -- the API and the command line --
     "bad_json": lambda p: gettext("The request body is not valid JSON."),
     "not_an_object": lambda p: gettext(
@@ -659,6 +327,7 @@ _MESSAGES: Final[Mapping[str, Message]] = {
 
 WEB_CODES: Final = frozenset(
     {
+        # request bodies
         "bad_json",
         "not_an_object",
         "missing_field",
@@ -667,14 +336,49 @@ WEB_CODES: Final = frozenset(
         "too_many_melds",
         "payload_too_large",
         "house_rule_syntax",
+        # numbers as typed
+        "not_a_number",
+        "out_of_range",
+        # games kept by the web layer
+        "game_not_found",
+        "stale_version",
+        "missing_token",
+        "bad_import",
+        "duplicate_result",
+        "missing_result",
+        "mark_who_went_out",
+        "check_fields",
     }
 )
-"""Codes the web layer adds to the engine's (bad request bodies)."""
+"""Codes the web layer adds to the engine's (bad request bodies, games as stored)."""
 
 MESSAGE_CODES: Final = frozenset(_MESSAGES)
 
-_CARD_PARAMS: Final = frozenset({"card", "joker"})
-_SEAT_PARAMS: Final = frozenset({"player"})
+#: Params that are words: each shown the way the table says it (``D♣`` in German).
+_WORDS: Final[Mapping[str, Callable[[Any], str]]] = {
+    "card": card_label,
+    "joker": card_label,
+    "suit": suit_name,
+    "rank": rank_label,
+    "start": rank_label,
+    "kind": meld_kind_label,
+    "rule": str,
+}
+
+#: Codes whose sentence names the player; any other said of one player gets the name in front.
+_NAMES_THE_PLAYER: Final = frozenset(
+    {
+        "duplicate_result",
+        "missing_result",
+        "too_many_buys",
+        "out_with_cards",
+        "no_penalty",
+        "penalty_mismatch",
+        "hand_too_big",
+        "rummy_needs_going_out",
+        "impossible_penalty",
+    }
+)
 
 
 class _Params(dict[str, Any]):
@@ -684,32 +388,25 @@ class _Params(dict[str, Any]):
         return "?"
 
 
+def _word(code: str, key: str, value: Any, players: Sequence[str] | None) -> Any:
+    if key in _WORDS:
+        return _WORDS[key](value)
+    if key == "player":
+        return player_label(value, players)
+    if key == "players" and code == "two_players_out":
+        return players_label(value, players)
+    if key == "variant" and code == "no_contract":
+        return variant_name(value)
+    if key == "expected":
+        expected = _EXPECTED.get(str(value))
+        return str(expected) if expected is not None else str(value)
+    if key == "value" and value is None:
+        return gettext("empty")
+    return value
+
+
 def _prepared(code: str, params: Mapping[str, Any], players: Sequence[str] | None) -> _Params:
-    out = _Params()
-    for key, value in params.items():
-        if key in _CARD_PARAMS:
-            out[key] = card_label(value)
-        elif key == "suit":
-            out[key] = suit_name(value)
-        elif key in ("rank", "start"):
-            out[key] = rank_label(value)
-        elif key in _SEAT_PARAMS:
-            out[key] = player_label(value, players)
-        elif key == "players" and code == "two_players_out":
-            out[key] = _players_label(value, players)
-        elif key == "variant" and code == "no_contract":
-            out[key] = variant_name(value)
-        elif key == "kind":
-            out[key] = meld_kind_label(value)
-        elif key == "rule":
-            out[key] = str(value)
-        elif key == "expected":
-            expected = _EXPECTED.get(str(value))
-            out[key] = str(expected) if expected is not None else str(value)
-        elif key == "value" and value is None:
-            out[key] = gettext("empty")
-        else:
-            out[key] = value
+    out = _Params({key: _word(code, key, value, players) for key, value in params.items()})
     if code == "run_gap":
         out["missing_count"] = _num(params.get("missing", 1))
         jokers = params.get("jokers")
@@ -749,5 +446,14 @@ def describe_error(error: RefereeError | Violation, *, players: Sequence[str] | 
     return describe(error.code, error.params, players=players)
 
 
-# Every house rule has a label and a help text (a test checks it too).
-assert set(_HOUSE_RULE_LABELS) == set(HOUSE_RULES) == set(_HOUSE_RULE_HELP)
+def describe_reason(reason: Reason, players: Sequence[str] | None = None) -> str:
+    """A game's reason in words, naming the player it is about: "Bo: “x” is not a card"."""
+    params = dict(reason.params)
+    if reason.player is None:
+        return describe(reason.code, params, players=players)
+    params.setdefault("player", reason.player)
+    text = describe(reason.code, params, players=players)
+    if reason.code in _NAMES_THE_PLAYER:
+        return text
+    name = player_label(reason.player, players)
+    return gettext("%(player)s: %(message)s", player=name, message=text)

@@ -13,14 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from referee.engine.cards import LANGUAGES, MAX_CARDS, Card, parse_cards
-from referee.engine.contracts import check_contract
+from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.layoffs import check_layoff
 from referee.engine.melds import check_meld
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
 
 from .. import verdicts
-from ..messages import (
+from ..words import (
     choice_label,
     contract_text,
     house_rule_help,
@@ -33,10 +33,6 @@ JSON = dict[str, Any]
 
 #: The largest request body the API reads (bytes): ample for any hand, small for a phone server.
 MAX_BODY: Final = 64 * 1024
-#: The most melds one contract call may carry (a contract has at most six).
-MAX_MELDS: Final = 20
-
-CALLS: Final = ("meld", "contract", "layoff", "penalty", "solve")
 
 
 def bad(code: str, **params: Any) -> RefereeError:

@@ -1,7 +1,7 @@
-"""Games: start one, resume recent ones, and keep the live score table."""
+"""Games: start one, resume recent ones, keep the live score table, enter and correct rounds."""
 
 from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import routes  # noqa: E402,F401
+from . import rounds, routes  # noqa: E402,F401

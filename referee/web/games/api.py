@@ -1,45 +1,66 @@
-"""Games over JSON (SPEC.md): create, read, enter and correct rounds with a bearer token."""
+"""Games over JSON (SPEC.md): create, read, enter and correct rounds, undo, with a bearer token.
+
+A refusal answers `error` (the first reason) and `errors` (every reason, each with the `player`
+and `field` it is about where there is one), in the request's language.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from referee.engine.game import Game, GameRefused, Reason
 from referee.web.i18n import LANGUAGES, current_language
+from referee.web.messages import describe, describe_reason
 
 from . import store
-from .store import Conflict, GameError
-from .texts import error_text, game_error_text
+from .exports import game_json
+from .links import edit_url, view_url
+from .results import read_results
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> tuple[Response, int] | Response:
-    return jsonify({"error": {"code": code, "message": message, **extra}}), status
+def _reason_json(reason: Reason, players: Sequence[str] | None) -> dict[str, Any]:
+    item: dict[str, Any] = {"code": reason.code, "message": describe_reason(reason, players)}
+    if reason.player is not None and players is not None:
+        item["player"] = players[reason.player]
+    if reason.field is not None:
+        item["field"] = reason.field
+    if reason.code == "bad_card" and "token" in reason.params:
+        item["input"] = reason.params["token"]
+    return item
 
 
-def _game_error(error: GameError, players: Any = None) -> ResponseReturnValue:
-    extra: dict[str, Any] = {}
-    if error.field:
-        extra["field"] = error.field
-    if error.code == "bad_card" and "token" in error.params:
-        extra["input"] = error.params["token"]
-    if isinstance(error, Conflict):
-        extra["version"] = error.current
-        extra["changes"] = [
-            {"version": c.version, "action": c.action, "round": c.round, "at": c.at.isoformat()}
-            for c in error.since
-        ]
-    return _error(error.status, error.code, game_error_text(error, players), **extra)
+def _refused(
+    reasons: Sequence[Reason], players: Sequence[str] | None = None
+) -> ResponseReturnValue:
+    errors = [_reason_json(reason, players) for reason in reasons]
+    return jsonify({"error": errors[0], "errors": errors}), 400
 
 
-def _body() -> dict[str, Any] | ResponseReturnValue:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return _error(400, "bad_json", error_text("bad_json", {}))
-    return body
+def _error(status: int, code: str, **extra: Any) -> ResponseReturnValue:
+    return jsonify({"error": {"code": code, "message": describe(code), **extra}}), status
+
+
+def _conflict(error: store.Conflict) -> ResponseReturnValue:
+    changes = [
+        {"version": e.version, "action": e.change.action.value, "round": e.change.round,
+         "at": e.at.isoformat()}
+        for e in error.since
+    ]  # fmt: skip
+    return _error(409, error.code, version=error.current, changes=changes)
+
+
+def _body() -> dict[str, Any] | None:
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # JSON nested deeper than the parser goes
+        return None
+    return body if isinstance(body, dict) else None
 
 
 def _lang(body: dict[str, Any]) -> str:
@@ -54,80 +75,88 @@ def _token() -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def _game_answer(game: store.Game, status: int = 200) -> ResponseReturnValue:
-    response = jsonify(store.to_json(game))
-    response.set_etag(f"g{game.version}-{current_language()}")
-    return response, status
+def _answer(stored: store.StoredGame, status: int = 200, **extra: Any) -> Response:
+    response = jsonify({**game_json(stored), **extra})
+    response.status_code = status
+    response.set_etag(f"g{stored.game.version}-{current_language()}")
+    return response
 
 
 @api_bp.post("")
 def create() -> ResponseReturnValue:
     body = _body()
-    if not isinstance(body, dict):
-        return body
-    lang = _lang(body)
+    if body is None:
+        return _error(400, "bad_json")
     try:
-        game, token = store.create_game(
+        game = Game.start(
             body.get("variant", ""),
             body.get("players", []),
             house_rules=body.get("house_rules"),
             first_dealer=body.get("first_dealer"),
-            lang=lang,
         )
-    except GameError as error:
-        return _game_error(error)
-    data = store.to_json(game)
-    data.update(
+    except GameRefused as refused:
+        return _refused(refused.reasons)
+    stored, token = store.create(game, lang=_lang(body))
+    response = _answer(
+        stored,
+        201,
         edit_token=token,
-        view_url=store.view_url(game.id, external=True),
-        edit_url=store.edit_url(game.id, token, external=True),
+        view_url=view_url(stored.id, external=True),
+        edit_url=edit_url(stored.id, token, external=True),
     )
-    response = jsonify(data)
-    response.headers["Location"] = f"/api/v1/games/{game.id}"
-    return response, 201
+    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    return response
 
 
 @api_bp.get("/<game_id>")
 def read(game_id: str) -> ResponseReturnValue:
-    game = store.get_game(game_id)
-    if game is None:
-        return _error(404, "game_not_found", error_text("game_not_found", {}))
-    etag = f"g{game.version}-{current_language()}"
-    if request.if_none_match and etag in request.if_none_match:
-        response = Response(status=304)
-        response.set_etag(etag)
-        return response
-    return _game_answer(game)
+    stored = store.load(game_id)
+    if stored is None:
+        return _error(404, "game_not_found")
+    return _answer(stored).make_conditional(request)
+
+
+def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
+    stored = store.load(game_id)
+    if stored is None:
+        return _error(404, "game_not_found")
+    token = _token()
+    if token is None:
+        return _error(403, "missing_token")
+    if not store.check_token(game_id, token):
+        return _error(403, "forbidden", message=describe("missing_token"))
+    return stored
 
 
 def _write(game_id: str, number: int | None) -> ResponseReturnValue:
-    game = store.get_game(game_id)
-    if game is None:
-        return _error(404, "game_not_found", error_text("game_not_found", {}))
-    token = _token()
-    if token is None:
-        return _error(403, "missing_token", error_text("missing_token", {}))
-    if not store.check_token(game_id, token):
-        return _error(403, "forbidden", error_text("missing_token", {}))
+    stored = _authorised(game_id)
+    if not isinstance(stored, store.StoredGame):
+        return stored
     body = _body()
-    if not isinstance(body, dict):
-        return body
+    if body is None:
+        return _error(400, "bad_json")
+    game = stored.game
     version = body.get("version")
-    lang = _lang(body)
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return _refused([Reason("bad_input", {"field": "version"}, None, "version")])
+    posted_round = body.get("round")
+    if number is None and (isinstance(posted_round, bool) or not isinstance(posted_round, int)):
+        return _refused([Reason("bad_input", {"field": "round"}, None, "round")])
+    if number is not None and "round" in body and posted_round != number:
+        return _refused([Reason("bad_input", {"field": "round"}, None, "round")])
     try:
+        results = read_results(game, body.get("results"), _lang(body))
         if number is None:
-            game = store.add_round(
-                game_id, body.get("round"), body.get("results"), version=version, lang=lang
-            )
+            stored = store.enter_round(game_id, posted_round, results, version=version)
         else:
-            if "round" in body and body["round"] != number:
-                raise GameError("bad_input", field="round")
-            game = store.edit_round(
-                game_id, number, body.get("results"), version=version, lang=lang
-            )
-    except GameError as error:
-        return _game_error(error, game.players)
-    return _game_answer(game)
+            stored = store.correct_round(game_id, number, results, version=version)
+    except GameRefused as refused:
+        return _refused(refused.reasons, game.players)
+    except store.Conflict as conflict:
+        return _conflict(conflict)
+    except store.GameNotFound:
+        return _error(404, "game_not_found")
+    return _answer(stored)
 
 
 @api_bp.post("/<game_id>/rounds")
@@ -142,17 +171,18 @@ def edit_round(game_id: str, number: int) -> ResponseReturnValue:
 
 @api_bp.post("/<game_id>/undo")
 def undo(game_id: str) -> ResponseReturnValue:
-    """Take back the last change (not in SPEC's table; the pages' undo, for scripts)."""
-    game = store.get_game(game_id)
-    if game is None:
-        return _error(404, "game_not_found", error_text("game_not_found", {}))
-    token = _token()
-    if token is None or not store.check_token(game_id, token):
-        return _error(403, "missing_token", error_text("missing_token", {}))
-    body = request.get_json(silent=True)
-    version = body.get("version") if isinstance(body, dict) else None
+    """Take back the last change (the pages' undo, for scripts)."""
+    stored = _authorised(game_id)
+    if not isinstance(stored, store.StoredGame):
+        return stored
+    body = _body() or {}
+    version = body.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return _refused([Reason("bad_input", {"field": "version"}, None, "version")])
     try:
-        game = store.undo(game_id, version=version)
-    except GameError as error:
-        return _game_error(error, game.players)
-    return _game_answer(game)
+        stored = store.undo(game_id, version=version)
+    except GameRefused as refused:
+        return _refused(refused.reasons, stored.game.players)
+    except store.Conflict as conflict:
+        return _conflict(conflict)
+    return _answer(stored)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -13,19 +15,22 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     SelectChoice,
     SelectField,
     StringField,
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import NumberRange, Optional
 
-from referee.engine.cards import Rank
+from referee.engine.cards import Rank, parse_cards
+from referee.engine.errors import RefereeError
+from referee.engine.game import Game, GameRefused, Reason, SeatResult
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
 from referee.web.i18n import LANGUAGES
-from referee.web.messages import choice_label, house_rule_help, house_rule_label, variant_name
+from referee.web.inputs import WholeNumberField
+from referee.web.words import choice_label, house_rule_help, house_rule_label, variant_name
+
+from .results import BUYS, POINTS
 
 MAX_PLAYERS = 8
 CONTRACT_ROWS = 10
@@ -34,27 +39,17 @@ SIMPLE_KINDS = ("bool", "int", "optional_int", "choice")
 MAIN_RULES = ("buying", "buy_limit", "stock_reshuffles", "target", "joker_points")
 
 
-def _number(**kw: Any) -> dict[str, Any]:
-    return {"inputmode": "numeric", "pattern": "[0-9]*", **kw}
-
-
 # -- starting a game ----------------------------------------------------------------------------
 
 
 class ContractRowForm(Form):
     """One round of a custom contract table: so many sets and runs, and the cards dealt."""
 
-    sets = IntegerField(_l("Sets"), validators=[Optional(), NumberRange(0, 6)], render_kw=_number())
-    set_size = IntegerField(
-        _l("of"), validators=[Optional(), NumberRange(2, 8)], render_kw=_number()
-    )
-    runs = IntegerField(_l("Runs"), validators=[Optional(), NumberRange(0, 6)], render_kw=_number())
-    run_size = IntegerField(
-        _l("of"), validators=[Optional(), NumberRange(3, 13)], render_kw=_number()
-    )
-    deal = IntegerField(
-        _l("Cards"), validators=[Optional(), NumberRange(1, 20)], render_kw=_number()
-    )
+    sets = WholeNumberField(_l("Sets"), low=0, high=6)
+    set_size = WholeNumberField(_l("of"), low=2, high=8)
+    runs = WholeNumberField(_l("Runs"), low=0, high=6)
+    run_size = WholeNumberField(_l("of"), low=3, high=13)
+    deal = WholeNumberField(_l("Cards"), low=1, high=20)
 
 
 class ShoeRowForm(Form):
@@ -62,12 +57,8 @@ class ShoeRowForm(Form):
 
     min_players = HiddenField()
     max_players = HiddenField()
-    decks = IntegerField(
-        _l("Decks"), validators=[Optional(), NumberRange(1, 8)], render_kw=_number()
-    )
-    jokers = IntegerField(
-        _l("Jokers"), validators=[Optional(), NumberRange(0, 16)], render_kw=_number()
-    )
+    decks = WholeNumberField(_l("Decks"), low=1, high=8)
+    jokers = WholeNumberField(_l("Jokers"), low=0, high=16)
 
 
 def _house_rule_fields() -> dict[str, Any]:
@@ -76,11 +67,7 @@ def _house_rule_fields() -> dict[str, Any]:
         if rule.kind == "bool":
             fields[f"hr_{name}"] = BooleanField(name)
         elif rule.kind in ("int", "optional_int"):
-            fields[f"hr_{name}"] = IntegerField(
-                name,
-                validators=[Optional(), NumberRange(rule.low, rule.high)],
-                render_kw=_number(min=rule.low, max=rule.high),
-            )
+            fields[f"hr_{name}"] = WholeNumberField(name, low=rule.low, high=rule.high)
         elif rule.kind == "choice":
             fields[f"hr_{name}"] = SelectField(
                 name, choices=[SelectChoice(c, c) for c in rule.choices], validate_choice=False
@@ -105,7 +92,7 @@ class NewGameForm(FlaskForm):
     contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
     shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
     points = FieldList(
-        IntegerField(validators=[Optional(), NumberRange(0, 100)], render_kw=_number()),
+        WholeNumberField(low=0, high=100),
         min_entries=13,
         max_entries=13,
     )
@@ -186,66 +173,78 @@ class NewGameForm(FlaskForm):
         `shown` is False when the post did not come from the page's house-rules part (a script
         posting only the essentials): then unchecked boxes do not mean "switched off".
         """
-        overrides: dict[str, Any] = {}
         if not shown:
-            return overrides
+            return {}
+        overrides = self._switches(variant)
+        if variant.has_contracts:
+            overrides.update(self._contract_table(variant))
+        shoe = self._shoe(variant)
+        if shoe is not None:
+            overrides["shoe"] = shoe
+        points = {
+            rank.letter: entry.data
+            for rank, entry, current in zip(
+                Rank, self.points.entries, variant.rank_points, strict=True
+            )
+            if entry.data is not None and entry.data != current
+        }
+        if points:
+            overrides["rank_points"] = points
+        return overrides
+
+    def _switches(self, variant: Variant) -> dict[str, Any]:
+        """The yes/no, number and choice switches that differ from the variant."""
+        overrides: dict[str, Any] = {}
         for name, rule in HOUSE_RULES.items():
             field = getattr(self, f"hr_{name}", None)
             if field is None:
                 continue
             current = getattr(variant, name)
+            value: Any = field.data
             if rule.kind == "bool":
-                value: Any = bool(field.data)
+                value = bool(value)
             elif rule.kind == "choice":
-                value = field.data
                 current = current.value
-                if not value:
-                    continue
-            else:
-                value = field.data
-                if value is None and rule.kind == "int":
-                    continue  # left empty: keep the variant's
+            if (value is None and rule.kind == "int") or (rule.kind == "choice" and not value):
+                continue  # left empty: keep the variant's
             if value != current:
                 overrides[name] = value
-        if variant.has_contracts:
-            table: list[Contract] = []
-            deal: list[int] = []
-            for index, row in enumerate(self.contracts.entries):
-                form = row.form
-                sets, runs = form.sets.data or 0, form.runs.data or 0
-                if not sets and not runs:
-                    continue
-                base = variant.contracts[min(index, len(variant.contracts) - 1)]
-                table.append(
-                    Contract(
-                        sets=sets,
-                        runs=runs,
-                        set_size=form.set_size.data or base.set_size,
-                        run_size=form.run_size.data or base.run_size,
-                    )
+        return overrides
+
+    def _contract_table(self, variant: Variant) -> dict[str, Any]:
+        """The contracts and deal sizes, where the table's rows differ from the variant's."""
+        table: list[Contract] = []
+        deal: list[int] = []
+        for index, row in enumerate(self.contracts.entries):
+            form = row.form
+            sets, runs = form.sets.data or 0, form.runs.data or 0
+            if not sets and not runs:
+                continue
+            base = variant.contracts[min(index, len(variant.contracts) - 1)]
+            table.append(
+                Contract(
+                    sets=sets,
+                    runs=runs,
+                    set_size=form.set_size.data or base.set_size,
+                    run_size=form.run_size.data or base.run_size,
                 )
-                deal.append(form.deal.data or variant.deal[min(index, len(variant.deal) - 1)])
-            if table and tuple(table) != variant.contracts:
-                overrides["contracts"] = [c.to_dict() for c in table]
-                overrides["deal"] = deal
-            elif table and tuple(deal) != variant.deal:
-                overrides["deal"] = deal
+            )
+            deal.append(form.deal.data or variant.deal[min(index, len(variant.deal) - 1)])
+        if table and tuple(table) != variant.contracts:
+            return {"contracts": [c.to_dict() for c in table], "deal": deal}
+        if table and tuple(deal) != variant.deal:
+            return {"deal": deal}
+        return {}
+
+    def _shoe(self, variant: Variant) -> list[dict[str, int]] | None:
         shoe = []
         for row, rule in zip(self.shoe.entries, variant.shoe, strict=False):
             decks = row.form.decks.data if row.form.decks.data is not None else rule.decks
             jokers = row.form.jokers.data if row.form.jokers.data is not None else rule.jokers
             shoe.append(ShoeRule(rule.min_players, rule.max_players, decks, jokers))
         if shoe and tuple(shoe) != variant.shoe:
-            overrides["shoe"] = [s.to_dict() for s in shoe]
-        points = {}
-        for rank, entry, current_points in zip(
-            Rank, self.points.entries, variant.rank_points, strict=True
-        ):
-            if entry.data is not None and entry.data != current_points:
-                points[rank.letter] = entry.data
-        if points:
-            overrides["rank_points"] = points
-        return overrides
+            return [s.to_dict() for s in shoe]
+        return None
 
     def player_names(self) -> list[str]:
         return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
@@ -264,17 +263,10 @@ def house_rule_field_names(variant: Variant) -> tuple[list[str], list[str]]:
 class SeatForm(Form):
     """What one player had left: a number, the cards, or counts by value class."""
 
-    penalty = StringField(
-        _l("Points left"), render_kw={"inputmode": "numeric", "autocomplete": "off"}
-    )
+    penalty = WholeNumberField(_l("Points left"), low=POINTS[0], high=POINTS[1])
     cards = StringField(_l("Cards left"), render_kw={"autocomplete": "off"})
-    classes = FieldList(
-        IntegerField(validators=[Optional(), NumberRange(0, 99)], render_kw=_number(min=0)),
-        min_entries=0,
-    )
-    buys = IntegerField(
-        _l("Buys"), validators=[Optional(), NumberRange(0, 20)], render_kw=_number(min=0)
-    )
+    classes = FieldList(WholeNumberField(low=0, high=99), min_entries=0)
+    buys = WholeNumberField(_l("Buys"), low=BUYS[0], high=BUYS[1])
 
 
 class RoundForm(FlaskForm):
@@ -286,6 +278,59 @@ class RoundForm(FlaskForm):
     rummy = BooleanField(_l("Rummy (all in one turn): double"))
     seats = FieldList(FormField(SeatForm), min_entries=0)
     save = SubmitField(_l("Save the round"))
+
+    def seat_results(
+        self, game: Game, class_points: Sequence[int], lang: str | None
+    ) -> tuple[SeatResult, ...]:
+        """The form as the engine's seat results; GameRefused with every reason it can't be.
+
+        Counts by value class become the points of the hand (and must agree with points typed).
+        """
+        out = (self.went_out.data or "").strip()
+        if out == "":
+            raise GameRefused([Reason("mark_who_went_out", {}, None, "went_out")])
+        if out != "none" and out not in {str(seat) for seat in range(len(game.players))}:
+            raise GameRefused([Reason("bad_input", {}, None, "went_out")])
+        reasons: list[Reason] = []
+        results = []
+        for seat, entry in enumerate(self.seats.entries[: len(game.players)]):
+            went_out = out == str(seat)
+            result = _seat_result(entry.form, seat, went_out, class_points, lang, reasons)
+            if went_out:
+                result = replace(result, rummy=bool(self.rummy.data))
+            results.append(result)
+        if reasons:
+            raise GameRefused(reasons)
+        return tuple(results)
+
+
+def _seat_result(
+    form: Any,
+    seat: int,
+    went_out: bool,
+    class_points: Sequence[int],
+    lang: str | None,
+    reasons: list[Reason],
+) -> SeatResult:
+    buys = form.buys.data or 0
+    if went_out:
+        return SeatResult(went_out=True, buys=buys)
+    penalty = form.penalty.data
+    counts = [entry.data or 0 for entry in form.classes.entries][: len(class_points)]
+    if any(counts):
+        counted = sum(n * points for n, points in zip(counts, class_points, strict=False))
+        if penalty is not None and penalty != counted:
+            params = {"penalty": penalty, "cards_penalty": counted}
+            reasons.append(Reason("penalty_mismatch", params, seat, "penalty"))
+        penalty = counted
+    cards = None
+    text = (form.cards.data or "").strip()
+    if text:
+        try:
+            cards = parse_cards(text, lang)
+        except RefereeError as error:
+            reasons.append(Reason(error.code, dict(error.params), seat, "cards"))
+    return SeatResult(penalty=penalty, cards=cards, buys=buys)
 
 
 class ImportForm(FlaskForm):

@@ -22,7 +22,8 @@ from typing import Any
 
 from flask import render_template
 
-from .house import TableRules
+from referee.web.house_rules import TableRules
+
 from .rulebook import build_rulebook
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]

@@ -21,18 +21,19 @@ from flask_babel import format_date, gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.variants import VARIANTS
+from referee.web.games import store
+from referee.web.house_rules import TableRules, overrides_from_query, table_rules
+from referee.web.i18n import current_language
+from referee.web.messages import describe_error
+from referee.web.words import variant_name
 
-from .. import messages
-from ..i18n import current_language
 from . import bp
 from .forms import PAPERS, SheetForm
-from .house import TableRules, overrides_from_query, table_rules
 from .pdfs import CACHE, Built, FontMissingError, render_rule_card
 from .rulebook import build_rulebook, facts_of
 from .sheets import blank_sheet as build_blank_sheet
 from .sheets import game_sheet as build_game_sheet
 from .sheets import render_sheet
-from .words import variant_name
 
 #: Players' names on a sheet: at most this long each.
 MAX_NAME_LENGTH = 24
@@ -40,21 +41,16 @@ MAX_NAME_LENGTH = 24
 DEFAULT_PLAYERS = 4
 
 
-def describe(error: RefereeError) -> str:
-    """The engine error in the request's language."""
-    return messages.describe_error(error)
-
-
 def _table(variant: str) -> TableRules:
     """The variant with the query's house rules, or a 404/400 that says what is wrong."""
     try:
         overrides = overrides_from_query(request.args)
     except RefereeError as error:
-        abort(400, description=describe(error))
+        abort(400, description=describe_error(error))
     try:
         return table_rules(variant, overrides)
     except RefereeError as error:
-        abort(404 if error.code == "unknown_variant" else 400, description=describe(error))
+        abort(404 if error.code == "unknown_variant" else 400, description=describe_error(error))
 
 
 def _paper() -> str:
@@ -99,7 +95,11 @@ def rules(variant: str) -> ResponseReturnValue:
     """The rules of a variant as a page, with the buttons that print them."""
     table = _table(variant)
     if table.variant.id != variant:  # an alias or another spelling: one address per variant
-        return redirect(url_for("printing.rules", variant=table.variant.id, **request.args), 301)
+        # The query goes along as it came: passed to url_for, `_method` or `_anchor` would shape
+        # the address instead of riding on it.
+        query = request.query_string.decode("latin-1")
+        target = url_for("printing.rules", variant=table.variant.id)
+        return redirect(f"{target}?{query}" if query else target, 301)
     lang = current_language()
     form = SheetForm(
         data={"players": "", "paper": "letter" if lang == "en" and _us_reader() else "a4"}
@@ -202,43 +202,19 @@ def blank_sheet(variant: str) -> ResponseReturnValue:
     )
 
 
-def _game_json(game_id: str) -> dict[str, Any] | None:
-    """The game as the API answers it, or None when there is no such game."""
-    try:
-        from referee.web.games.store import game_json
-    except ImportError:
-        abort(404)
-    try:
-        game = game_json(game_id)
-    except (LookupError, ValueError):
-        return None
-    return game if isinstance(game, dict) else None
-
-
 @bp.get("/games/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> ResponseReturnValue:
     """The game's score sheet, filled in with every round played so far."""
-    if len(game_id) > 100:
-        abort(404)
-    game = _game_json(game_id)
-    if game is None:
+    stored = store.load(game_id)
+    if stored is None:
         abort(404, description=gettext("There is no game at this address."))
     lang = current_language()
     paper = _paper()
     today = format_date(date.today(), format="long")
-    key = ("game_sheet", game_id, game.get("version"), _freeze(game), lang, paper, today)
+    key = ("game_sheet", stored.id, stored.game.version, lang, paper, today)
     return _cached_pdf(
         key,
-        lambda: render_sheet(build_game_sheet(game, lang, paper, today)),
+        lambda: render_sheet(build_game_sheet(stored.game, lang, paper, today)),
         f"score-sheet-{lang}-{paper}.pdf",
         max_age=0,
     )
-
-
-def _freeze(value: Any) -> Any:
-    """A hashable copy of JSON data, for the cache key."""
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value

@@ -15,9 +15,8 @@ from flask_babel import gettext, ngettext
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.scoring import value_classes
 from referee.engine.variants import AceRule, ContractRuns, Scoring, Variant
-
-from . import words
-from .house import TableRules
+from referee.web import words
+from referee.web.house_rules import TableRules
 
 
 @dataclass(frozen=True)
@@ -94,13 +93,13 @@ class Rulebook:
 
 def _face(card: Card) -> Face:
     if card.rank is None or card.suit is None:
-        return Face(rank="", suit="", red=False, joker=True, label=words.card_face(card))
+        return Face(rank="", suit="", red=False, joker=True, label=words.card_label(card))
     return Face(
-        rank=words.rank_face(card.rank),
+        rank=words.rank_label(card.rank),
         suit=card.suit.symbol,
         red=card.suit.is_red,
         joker=False,
-        label=words.card_face(card),
+        label=words.card_label(card),
     )
 
 
@@ -115,7 +114,7 @@ def _run(start: int, length: int, suit: Suit) -> list[Card]:
 
 def _sequence(*ranks: Rank) -> str:
     """Ranks as a table says them in a row: "D-K-A" in German."""
-    return "-".join(words.rank_face(rank) for rank in ranks)
+    return "-".join(words.rank_label(rank) for rank in ranks)
 
 
 def _players_range(low: int, high: int) -> str:
@@ -244,7 +243,7 @@ def _rank_list(ranks: Sequence[Rank]) -> str:
         parts.append(f"{numbers[0]}–{numbers[-1]}")
     else:
         parts.extend(str(n) for n in numbers)
-    parts.extend(words.rank_face(r) for r in ranks if not 2 <= r <= 10)
+    parts.extend(words.rank_label(r) for r in ranks if not 2 <= r <= 10)
     return " ".join(parts)
 
 
@@ -287,7 +286,7 @@ def _meld_examples(variant: Variant) -> tuple[Example, ...]:
         with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
         stands_for = with_joker[1]
         with_joker[1] = Card()
-        joker_caption = gettext("The joker stands for %(card)s", card=words.card_face(stands_for))
+        joker_caption = gettext("The joker stands for %(card)s", card=words.card_label(stands_for))
         if variant.max_jokers_per_meld is not None:
             # Shanghai's one joker per meld settles many an argument: say it on page 1.
             joker_caption = ngettext(
@@ -832,8 +831,8 @@ def build_rulebook(table: TableRules, lang: str) -> Rulebook:
         brief=_brief(variant),
         sections=_sections(variant),
         house_rules=tuple(
-            (words.house_rule_label(name), words.house_rule_value(name, value))
-            for name, value in table.changed.items()
+            (words.house_rule_label(name), words.house_rule_value(name, getattr(variant, name)))
+            for name in table.changed
         ),
         contract_words=contract_words,
     )

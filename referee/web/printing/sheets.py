@@ -13,7 +13,6 @@ import io
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask_babel import gettext, ngettext
 from reportlab.lib.pagesizes import A4, LETTER, landscape
@@ -22,11 +21,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from referee.engine.errors import RefereeError
-from referee.engine.variants import Scoring, Variant
+from referee.engine.game import Game
+from referee.engine.variants import Contract, Scoring, Variant
+from referee.web import words
+from referee.web.house_rules import TableRules
 
-from . import words
-from .house import TableRules, table_rules
 from .pdfs import Built, etag_of, font_file
 from .rulebook import card_values
 
@@ -85,31 +84,6 @@ class Sheet:
     date: str = ""
     winner: str = ""
     totals: list[int | None] = field(default_factory=list)
-
-    def cache_key(self) -> tuple[Any, ...]:
-        return (
-            self.title,
-            self.subtitle,
-            self.lang,
-            self.paper,
-            tuple(self.players),
-            tuple(
-                (
-                    r.label,
-                    r.contract,
-                    r.dealt,
-                    r.dealer,
-                    tuple(r.scores),
-                    tuple(r.totals),
-                    r.went_out,
-                )
-                for r in self.rows
-            ),
-            self.values,
-            self.date,
-            self.winner,
-            tuple(self.totals),
-        )
 
 
 def _labels(variant: Variant) -> dict[str, str]:
@@ -178,63 +152,34 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
     )
 
 
-def game_sheet(game: Mapping[str, Any], lang: str, paper: str, date: str = "") -> Sheet:
-    """A sheet filled from a game as `GET /api/v1/games/<id>` answers it (SPEC.md)."""
-    house_rules = game.get("house_rules") or None
-    try:
-        table = table_rules(str(game["variant"]), house_rules)
-    except RefereeError:
-        table = table_rules(str(game["variant"]))
-    variant = table.variant
-    players = [str(name) for name in game["players"]]
-    running = [0] * len(players)
-    rows: list[SheetRow] = []
-    for entry in game.get("rounds", []):
-        number = int(entry["round"])
-        scores = entry.get("scores") or {}
-        round_scores: list[int | None] = []
-        totals: list[int | None] = []
-        for seat, name in enumerate(players):
-            score = scores.get(name)
-            round_scores.append(score if isinstance(score, int) else None)
-            if isinstance(score, int):
-                running[seat] += score
-            totals.append(running[seat] if isinstance(score, int) else None)
-        contract = ""
-        if variant.has_contracts:
-            try:
-                contract = words.contract_text(variant.contract_for(number))
-            except RefereeError:
-                contract = str(entry.get("contract") or "")
+def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
+    """A sheet filled from a game: every round played so far, the rest still to play."""
+    variant = game.variant
+    players = list(game.players)
+    rows = [
+        SheetRow(
+            label=str(r.number),
+            contract=_contract_words(game.deal(r.number).contract),
+            dealt=str(game.deal(r.number).cards),
+            dealer=players[game.dealer_of(r.number)],
+            scores=list(r.scores),
+            totals=list(totals),
+            went_out=None if r.went_out is None else players[r.went_out],
+        )
+        for r, totals in zip(game.rounds, game.running_totals(), strict=True)
+    ]
+    first_open = len(rows) + 1
+    # A game without rounds runs to a target: a few open deals below the last one played.
+    last = variant.rounds if variant.rounds is not None else max(OPEN_DEALS, first_open + 1)
+    for number in range(first_open, last + 1):
         rows.append(
             SheetRow(
                 label=str(number),
-                contract=contract,
-                dealt=str(entry.get("deal", "")),
-                dealer=str(entry.get("dealer") or ""),
-                scores=round_scores,
-                totals=totals,
-                went_out=entry.get("went_out"),
+                contract=_contract_words(game.deal(number).contract),
+                dealt=str(game.deal(number).cards),
             )
         )
-    played = {row.label for row in rows}
-    if variant.has_contracts:
-        for number, contract in enumerate(variant.contracts, start=1):
-            if str(number) not in played:
-                rows.append(
-                    SheetRow(
-                        label=str(number),
-                        contract=words.contract_text(contract),
-                        dealt=str(variant.cards_dealt(number, len(players))),
-                    )
-                )
-        rows.sort(key=lambda row: int(row.label))
-    else:
-        dealt = str(variant.cards_dealt(1, len(players)))
-        for number in range(len(rows) + 1, max(OPEN_DEALS, len(rows) + 2) + 1):
-            rows.append(SheetRow(label=str(number), dealt=dealt))
-    game_totals = game.get("totals") or {}
-    totals = [game_totals.get(name) for name in players]
+    winners = ", ".join(players[seat] for seat in game.winners)
     return Sheet(
         title=words.variant_name(variant),
         subtitle=_subtitle(variant, len(players)),
@@ -246,9 +191,13 @@ def game_sheet(game: Mapping[str, Any], lang: str, paper: str, date: str = "") -
         values=card_values(variant),
         labels=_labels(variant),
         date=date,
-        winner=str(game.get("winner") or "") if game.get("finished") else "",
-        totals=[t if isinstance(t, int) else None for t in totals],
+        winner=winners,
+        totals=list(game.standings.totals),
     )
+
+
+def _contract_words(contract: Contract | None) -> str:
+    return words.contract_text(contract) if contract is not None else ""
 
 
 # -- drawing ------------------------------------------------------------------------------------

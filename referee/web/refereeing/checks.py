@@ -6,7 +6,6 @@ partial and the tests share one path. Words come from `referee.web.messages`.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,14 +14,18 @@ from typing import Any
 from flask_babel import gettext, ngettext
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, Card, parse_cards
-from referee.engine.contracts import check_contract
+from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError, Violation
+from referee.engine.game import Game
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld
-from referee.engine.variants import VARIANTS, Variant, get_variant
-from referee.web.messages import card_label, contract_text, describe, meld_kind_label
-
-from .picker import local_letter
+from referee.engine.variants import Variant
+from referee.web.games import store
+from referee.web.house_rules import TableRules, overrides_from_query, table_rules
+from referee.web.inputs import whole_number
+from referee.web.messages import describe
+from referee.web.picker import local_letter
+from referee.web.words import card_label, contract_text, meld_kind_label
 
 CHECKS: tuple[str, ...] = ("meld", "contract", "layoff", "swap", "solve")
 #: The card fields each check reads, in the order the page shows them.
@@ -34,7 +37,6 @@ CARD_FIELDS: Mapping[str, tuple[str, ...]] = {
     "solve": ("hand",),
 }
 DEFAULT_VARIANT = "contract"
-MAX_MELDS = 12
 MAX_FIELD = 2000  # characters in one field; far more than any hand
 _MELD_BREAK = re.compile(r"\r?\n|\|")
 
@@ -89,17 +91,22 @@ class Verdict:
 
 @dataclass
 class Context:
-    """The game at hand: variant with house rules, round, the shoe, and the game if one is open."""
+    """The game at hand: the table's rules (variant and house rules), round, shoe, open game."""
 
-    variant_id: str
-    variant: Variant
+    table: TableRules
     round: int | None
-    house_rules: dict[str, Any]
-    house_rules_text: str
     decks: int
     jokers: int
-    game: Mapping[str, Any] | None = None
+    game: Game | None = None
     game_id: str = ""
+
+    @property
+    def variant(self) -> Variant:
+        return self.table.variant
+
+    @property
+    def variant_id(self) -> str:
+        return self.table.variant.id
 
     @property
     def contract_text(self) -> str | None:
@@ -138,119 +145,76 @@ def _text(args: Mapping[str, Any], name: str) -> str:
     return value[:MAX_FIELD] if isinstance(value, str) else ""
 
 
-def _load_game(game_id: str) -> Mapping[str, Any] | None:
-    """The open game's data (SPEC GET-game shape) from the score keeper, or None."""
-    from referee.web.games.store import game_json
-
+def _table(
+    args: Mapping[str, Any], game: Game | None, errors: dict[str, list[str]]
+) -> tuple[TableRules, int]:
+    """The variant asked for, with the query's house rules (else the open game's)."""
+    status = 200
+    variant_id = _text(args, "variant").strip() or (game.variant.id if game else DEFAULT_VARIANT)
     try:
-        return game_json(game_id)
-    except (LookupError, ValueError):
-        return None
+        overrides = overrides_from_query(args)
+    except RefereeError as error:
+        errors.setdefault("house_rules", []).append(describe(error.code, error.params))
+        overrides, status = {}, 400
+    if not overrides and status == 200 and game is not None and variant_id == game.variant.id:
+        # The game's house rules belong to its variant; another variant asked for goes without.
+        overrides = dict(game.house_rules)
+    try:
+        return table_rules(variant_id, overrides), status
+    except RefereeError as error:
+        field = "variant" if error.code == "unknown_variant" else "house_rules"
+        errors.setdefault(field, []).append(describe(error.code, error.params))
+    try:
+        return table_rules(variant_id), 400
+    except RefereeError:
+        return table_rules(DEFAULT_VARIANT), 400
 
 
-def _game_round(game: Mapping[str, Any]) -> int | None:
-    upcoming = game.get("next_round")
-    if isinstance(upcoming, Mapping) and isinstance(upcoming.get("round"), int):
-        return int(upcoming["round"])
-    rounds = game.get("rounds") or []
-    if rounds and isinstance(rounds[-1], Mapping) and isinstance(rounds[-1].get("round"), int):
-        return int(rounds[-1]["round"])
-    return None
-
-
-def _game_shoe(game: Mapping[str, Any]) -> tuple[int, int] | None:
-    upcoming = game.get("next_round")
-    shoe = upcoming.get("shoe") if isinstance(upcoming, Mapping) else None
-    if isinstance(shoe, Mapping):
-        decks, jokers = shoe.get("decks"), shoe.get("jokers")
-        if isinstance(decks, int) and isinstance(jokers, int):
-            return decks, jokers
-    return None
+def _round(
+    args: Mapping[str, Any], variant: Variant, game: Game | None, errors: dict[str, list[str]]
+) -> tuple[int | None, int]:
+    """The round asked for, else the open game's next (or last) round, else the first."""
+    if not variant.has_contracts:
+        return None, 200
+    text = _text(args, "round").strip()
+    if not text:
+        played = (game.next_round or len(game.rounds)) if game is not None else None
+        return (played if played and played <= (variant.rounds or 0) else 1), 200
+    try:
+        number = whole_number(text)
+        variant.check_round(number)
+    except RefereeError as error:
+        params = error.params if error.code != "not_a_number" else {"round": text[:8]}
+        code = error.code if error.code != "not_a_number" else "bad_round"
+        errors.setdefault("round", []).append(describe(code, {"rounds": variant.rounds, **params}))
+        return 1, 400
+    return number, 200
 
 
 def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple[Context, int]:
     """The variant, house rules and round the check runs under; errors go into `errors`."""
     status = 200
     game_id = _text(args, "game").strip()
-    game = _load_game(game_id) if game_id else None
-    if game_id and game is None:
+    stored = store.load(game_id) if game_id else None
+    if game_id and stored is None:
         errors.setdefault("game", []).append(
             gettext("That game was not found. The check uses the rules chosen below.")
         )
-        status = 404
-        game_id = ""
-
-    variant_id = _text(args, "variant").strip() or (game or {}).get("variant") or DEFAULT_VARIANT
-    rules_text = _text(args, "house_rules").strip()
-    house_rules: dict[str, Any] = {}
-    if rules_text:
-        try:
-            loaded = json.loads(rules_text)
-        except ValueError:
-            loaded = None
-        if isinstance(loaded, dict):
-            house_rules = loaded
-        else:
-            errors.setdefault("house_rules", []).append(
-                describe("bad_house_rule", {"rule": "house_rules", "value": rules_text[:80]})
-            )
-            status = 400
-    elif (
-        game is not None
-        and variant_id == game.get("variant")
-        and isinstance(game.get("house_rules"), Mapping)
-    ):
-        # The game's house rules belong to its variant; another variant asked for goes without.
-        house_rules = dict(game["house_rules"])
-        rules_text = json.dumps(house_rules, ensure_ascii=False, separators=(",", ":"))
-
-    try:
-        variant = get_variant(variant_id, house_rules or None)
-    except RefereeError as error:
-        errors.setdefault(
-            "variant" if error.code == "unknown_variant" else "house_rules", []
-        ).append(describe(error.code, error.params))
-        status = 400
-        try:
-            variant = get_variant(variant_id)
-        except RefereeError:
-            variant = VARIANTS[DEFAULT_VARIANT]
-        house_rules = {}
-    variant_id = variant.id
-
-    round_number: int | None = None
-    round_text = _text(args, "round").strip()
-    if variant.has_contracts:
-        if round_text:
-            try:
-                round_number = int(round_text)
-                variant.check_round(round_number)
-            except ValueError as error:
-                code = getattr(error, "code", "bad_round")
-                params = getattr(
-                    error, "params", {"round": round_text[:8], "rounds": variant.rounds}
-                )
-                errors.setdefault("round", []).append(describe(code, params))
-                status = 400
-                round_number = 1
-        else:
-            from_game = _game_round(game) if game is not None else None
-            round_number = from_game if from_game and from_game <= (variant.rounds or 0) else 1
-
-    shoe = _game_shoe(game) if game is not None and game.get("variant") == variant_id else None
-    decks, jokers = shoe or (variant.max_decks, variant.max_jokers)
+        status, game_id = 404, ""
+    game = stored.game if stored is not None else None
+    table, table_status = _table(args, game, errors)
+    number, round_status = _round(args, table.variant, game, errors)
+    same_game = game is not None and game.variant.id == table.variant.id
+    shoe = game.shoe if game is not None and same_game else None
     context = Context(
-        variant_id=variant_id,
-        variant=variant,
-        round=round_number,
-        house_rules=house_rules,
-        house_rules_text=rules_text if house_rules else "",
-        decks=decks,
-        jokers=jokers,
+        table=table,
+        round=number,
+        decks=shoe.decks if shoe else table.variant.max_decks,
+        jokers=shoe.jokers if shoe else table.variant.max_jokers,
         game=game,
         game_id=game_id,
     )
-    return context, status
+    return context, 400 if 400 in (table_status, round_status) else status
 
 
 def split_melds(text: str) -> list[str]:
@@ -288,24 +252,7 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     outcome.values["going_out"] = "1" if going_out else ""
 
     wanted = CARD_FIELDS[check]
-    parsed: dict[str, Any] = {}
-    for name in wanted:
-        text = values[name]
-        if not text.strip():
-            continue
-        try:
-            if name == "melds":
-                melds = split_melds(text)
-                if len(melds) > MAX_MELDS:
-                    raise RefereeError("too_many_melds", limit=MAX_MELDS)
-                parsed[name] = [parse_cards(m, notation) for m in melds]
-            else:
-                parsed[name] = parse_cards(text, notation)
-                if name == "card" and len(parsed[name]) != 1:
-                    raise RefereeError("bad_input", field=_field_label(name))
-        except RefereeError as error:
-            outcome.errors.setdefault(name, []).append(describe(error.code, error.params))
-
+    parsed = _parse_fields(wanted, values, notation, outcome.errors)
     # A link shared from a table of another language: rewrite the cards in this page's letters.
     if notation != lang and not any(name in outcome.errors for name in wanted):
         for name, cards in parsed.items():
@@ -327,6 +274,30 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
         outcome.errors.setdefault("check", []).append(describe(error.code, error.params))
         outcome.status = 400
     return outcome
+
+
+def _parse_fields(
+    wanted: Sequence[str], values: Mapping[str, str], notation: str, errors: dict[str, list[str]]
+) -> dict[str, Any]:
+    """The card fields a check reads, parsed; what cannot be read goes into `errors`."""
+    parsed: dict[str, Any] = {}
+    for name in wanted:
+        text = values[name]
+        if not text.strip():
+            continue
+        try:
+            if name == "melds":
+                melds = split_melds(text)
+                if len(melds) > MAX_MELDS:
+                    raise RefereeError("too_many_melds", limit=MAX_MELDS)
+                parsed[name] = [parse_cards(m, notation) for m in melds]
+            else:
+                parsed[name] = parse_cards(text, notation)
+                if name == "card" and len(parsed[name]) != 1:
+                    raise RefereeError("bad_input", field=_field_label(name))
+        except RefereeError as error:
+            errors.setdefault(name, []).append(describe(error.code, error.params))
+    return parsed
 
 
 def _field_label(name: str) -> str:

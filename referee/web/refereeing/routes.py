@@ -15,14 +15,9 @@ from flask_babel import gettext
 
 from referee.engine.variants import VARIANTS
 from referee.web.i18n import current_language
-from referee.web.messages import (
-    choice_label,
-    contract_text,
-    house_rule_label,
-    variant_name,
-)
+from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
 
-from . import bp, picker  # noqa: F401  (picker registers the card picker's template global)
+from . import bp
 from .checks import CARD_FIELDS, CHECKS, Outcome, run_check
 
 VERDICT_TARGET = "verdict"
@@ -44,8 +39,7 @@ def context_args(outcome: Outcome) -> dict[str, Any]:
     args: dict[str, Any] = {"variant": context.variant_id}
     if context.round is not None:
         args["round"] = context.round
-    if context.house_rules_text:
-        args["house_rules"] = context.house_rules_text
+    args.update(context.table.query())
     if context.game_id:
         args["game"] = context.game_id
     return args
@@ -62,26 +56,6 @@ def share_url(outcome: Outcome) -> str:
     args["notation"] = outcome.notation
     args["lang"] = current_language()
     return url_for("refereeing.index", _external=True, **args)
-
-
-def _rule_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if value is None:
-        return gettext("none")
-    if isinstance(value, str):
-        return choice_label(value)
-    if (
-        isinstance(value, list | tuple)
-        and value
-        and all(isinstance(v, dict) and {"sets", "runs"} <= set(v) for v in value)
-    ):
-        return "; ".join(contract_text(v) for v in value)
-    if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return str(value)
 
 
 @bp.get("/referee")
@@ -107,8 +81,8 @@ def index() -> ResponseReturnValue:
         variants=[(variant_id, variant_name(variant_id)) for variant_id in VARIANTS],
         rounds=rounds,
         house_rules=[
-            (house_rule_label(name), _rule_value(value))
-            for name, value in context.house_rules.items()
+            (house_rule_label(name), house_rule_value(name, getattr(variant, name)))
+            for name in context.table.changed
         ],
         context_args=context_args(outcome),
         share_url=share_url(outcome) if outcome.verdict is not None else None,

@@ -1,7 +1,7 @@
 """What the shared card picker (templates/_card_picker.html) needs: the grid, local letters, words.
 
-Registered as the template global `card_picker_setup` by the refereeing blueprint, so every page
-of the app (the score table too) can call the macro.
+`create_app` registers `card_picker_setup` as a template global, so every page of the app
+(the referee and the score table) can call the macro.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
 from flask_babel import gettext
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, RANKS, SUITS, Rank, Suit
-from referee.web.i18n import current_language
-from referee.web.messages import rank_name, suit_name
 
-from . import bp
+from .i18n import current_language
+from .words import rank_name, suit_name
 
 # Ranks of one suit in the grid: two rows of seven columns fit a 360-px phone at 44 px or more.
 RANK_ROWS: tuple[tuple[Rank, ...], ...] = (RANKS[:7], RANKS[7:])
@@ -76,7 +76,6 @@ def _card(rank: Rank, suit: Suit, lang: str) -> PickerCard:
     )
 
 
-@bp.app_template_global("card_picker_setup")
 def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) -> PickerSetup:
     """Everything the macro renders for one picker, in the current language.
 
@@ -122,3 +121,7 @@ def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) 
         texts_json=json.dumps(texts, ensure_ascii=False),
         labels=labels,
     )
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(card_picker_setup)

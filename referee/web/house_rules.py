@@ -1,4 +1,5 @@
-"""House rules from a URL: `?house_rules=<JSON>` and/or one query parameter per rule.
+"""House rules from a URL, the one reader every page uses: `?house_rules=<JSON>` and/or one
+query parameter per rule.
 
 `/rules/contract?buying=true&buy_limit=2` and
 `/rules/contract?house_rules={"buying": true, "buy_limit": 2}` mean the same card. The result

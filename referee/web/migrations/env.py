@@ -1,4 +1,4 @@
-"""Alembic environment of the games tables; `db.upgrade` passes its connection in."""
+"""Alembic environment of the app's tables; `database.upgrade` passes its connection in."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def run_migrations() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    # From the command line:
-    #   DATABASE_URL=... alembic -c referee/web/games/alembic.ini upgrade head
+    # Alembic's own command line, for writing migrations (serving and `flask db upgrade`
+    # pass a connection): DATABASE_URL=... alembic -c referee/web/alembic.ini revision -m "..."
     url = context.config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL")
     engine = create_engine(url or "sqlite:///instance/rummy.sqlite3")
     with engine.begin() as conn:

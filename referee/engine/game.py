@@ -1,0 +1,546 @@
+"""A game at the table: seats, rounds, what a hand may be worth, undo, the end and the winner.
+
+`Game` is a frozen state. Every operation a table performs on it comes as pokerkit's trio:
+`verify_x()` raises `GameRefused` with every reason at once (each naming its seat and field),
+`can_x()` answers yes or no, and `x()` returns a `Step`: the next state and the `Change` that
+the history keeps. Undo takes that change back, so the history is the only memory a game needs.
+
+Glossary: a *seat* is a player's place at the table (0-based, in seat order); a *round* is one
+deal with its contract (a game without contracts counts deals); a *result* is how a seat's
+round ended: went out, or holding cards worth a penalty.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Final
+
+from .cards import Card
+from .errors import Params, RefereeError
+from .melds import shoe_violations
+from .scoring import (
+    PlayerResult,
+    Standings,
+    max_hand_size,
+    penalty_of,
+    possible_penalty,
+    score_round,
+    standings,
+)
+from .variants import Contract, Scoring, ShoeRule, Variant, get_variant
+
+#: The longest player name, in characters.
+MAX_NAME: Final = 24
+#: Deals in a game that runs to a target score: far beyond any real evening.
+MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
+_EMPTY: Final[Params] = MappingProxyType({})
+
+
+# -- what a refusal says ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason an operation is refused: a code with its params, and what it is about."""
+
+    code: str
+    params: Params = field(default_factory=lambda: _EMPTY)
+    player: int | None = None  # the seat it is about
+    field: str | None = None  # the input it is about: round, went_out, penalty, cards, buys...
+
+
+class GameRefused(RefereeError):
+    """An operation the game cannot take; `reasons` holds every reason, the first one first.
+
+    The error's own `code` and `params` are the first reason's, so it reads like any other
+    `RefereeError` where one sentence is enough.
+    """
+
+    def __init__(self, reasons: Sequence[Reason]) -> None:
+        if not reasons:
+            raise ValueError("a refusal needs at least one reason")
+        first = reasons[0]
+        super().__init__(first.code, **first.params)
+        self.reasons: tuple[Reason, ...] = tuple(reasons)
+
+
+def _refuse(
+    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
+) -> GameRefused:
+    return GameRefused([Reason(code, MappingProxyType(params), player, field)])
+
+
+def _reason(
+    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
+) -> Reason:
+    return Reason(code, MappingProxyType(params), player, field)
+
+
+# -- rounds and changes -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat's round ended, as the table says it.
+
+    `penalty` is None when only the `cards` were given (the points are counted from them);
+    both may be given and must then agree. A seat that went out has neither.
+    """
+
+    went_out: bool = False
+    penalty: int | None = None
+    rummy: bool = False  # winner-collects games: out in one turn with nothing melded before
+    cards: tuple[Card, ...] | None = None
+    buys: int = 0
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round as entered, with each seat's score."""
+
+    number: int
+    results: tuple[SeatResult, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def went_out(self) -> int | None:
+        """The seat that went out, or None (the stock ran out)."""
+        return next((seat for seat, r in enumerate(self.results) if r.went_out), None)
+
+
+class Action(Enum):
+    """What a change did to the rounds."""
+
+    ADD = "add"
+    EDIT = "edit"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One step of a game's history: a round's results before and after (None: not there)."""
+
+    action: Action
+    round: int
+    before: tuple[SeatResult, ...] | None
+    after: tuple[SeatResult, ...] | None
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What the table needs before dealing a round."""
+
+    number: int
+    contract: Contract | None  # None in a game without contracts
+    dealer: int  # seats
+    starter: int
+    cards: int  # cards each player is dealt
+    shoe: ShoeRule
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game after an operation, and the change the history keeps of it."""
+
+    game: Game
+    change: Change
+
+
+# -- players ----------------------------------------------------------------------------------
+
+
+def clean_name(raw: str) -> str:
+    """A name as the table sees it: inner whitespace collapsed, ends trimmed."""
+    return " ".join(raw.split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the same letters, whatever their case and form."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _name_reasons(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        return (), [_reason("bad_input", field="players")]
+    names: list[str] = []
+    reasons: list[Reason] = []
+    seen: set[str] = set()
+    for raw in players:
+        if not isinstance(raw, str):
+            reasons.append(_reason("bad_input", field="players"))
+            continue
+        name = clean_name(raw)
+        if not name:
+            reasons.append(_reason("empty_name", field="players"))
+        elif len(name) > MAX_NAME:
+            reasons.append(
+                _reason("name_too_long", field="players", name=name[:MAX_NAME], max=MAX_NAME)
+            )
+        elif name_key(name) in seen:
+            reasons.append(_reason("duplicate_name", field="players", name=name))
+        seen.add(name_key(name))
+        names.append(name)
+    return tuple(names), reasons
+
+
+def _first_dealer(players: Sequence[str], first_dealer: int | str | None) -> int | Reason:
+    if first_dealer is None or first_dealer == "":
+        return 0
+    if isinstance(first_dealer, int) and not isinstance(first_dealer, bool):
+        if 0 <= first_dealer < len(players):
+            return first_dealer
+    elif isinstance(first_dealer, str) and first_dealer in players:
+        return players.index(first_dealer)
+    return _reason("unknown_player", field="first_dealer", name=str(first_dealer)[:40])
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """A game's state: the variant as the table plays it, the seats, the rounds, the version.
+
+    `house_rules` are the overrides as the table gave them (they make `variant` from the
+    registered variant, and go into exports). `version` grows by one with every change.
+    """
+
+    variant: Variant
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    players: tuple[str, ...]
+    first_dealer: int = 0
+    rounds: tuple[Round, ...] = ()
+    version: int = 1
+
+    # -- starting ------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        variant_id: str,
+        players: Sequence[Any],
+        *,
+        house_rules: Mapping[str, Any] | None = None,
+        first_dealer: int | str | None = None,
+    ) -> Game:
+        """A new game with no rounds; GameRefused with every reason the table cannot start."""
+        reasons: list[Reason] = []
+        variant: Variant | None = None
+        try:
+            variant = get_variant(variant_id, house_rules)
+        except RefereeError as error:
+            where = "variant" if error.code == "unknown_variant" else "house_rules"
+            reasons.append(Reason(error.code, MappingProxyType(error.params), None, where))
+        names, name_reasons = _name_reasons(players)
+        reasons.extend(name_reasons)
+        if variant is not None and not name_reasons:
+            try:
+                variant.check_players(len(names))
+            except RefereeError as error:
+                reasons.append(Reason(error.code, MappingProxyType(error.params), None, "players"))
+        dealer = _first_dealer(names, first_dealer)
+        if isinstance(dealer, Reason):
+            reasons.append(dealer)
+        if reasons or variant is None or isinstance(dealer, Reason):
+            raise GameRefused(reasons)
+        return cls(
+            variant=variant,
+            house_rules=dict(house_rules or {}),
+            players=names,
+            first_dealer=dealer,
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        *,
+        variant: Variant,
+        house_rules: Mapping[str, Any],
+        players: Sequence[str],
+        first_dealer: int,
+        results: Sequence[Sequence[SeatResult]],
+        version: int,
+    ) -> Game:
+        """A game read back from storage: its rounds were verified when they were entered."""
+        game = cls(
+            variant=variant,
+            house_rules=dict(house_rules),
+            players=tuple(players),
+            first_dealer=first_dealer,
+            version=version,
+        )
+        rounds = tuple(game._scored(n, tuple(r)) for n, r in enumerate(results, start=1))
+        return cls(
+            variant=variant,
+            house_rules=dict(house_rules),
+            players=tuple(players),
+            first_dealer=first_dealer,
+            rounds=rounds,
+            version=version,
+        )
+
+    # -- where the game stands -----------------------------------------------------------
+
+    @cached_property
+    def standings(self) -> Standings:
+        return standings(self.variant, [r.scores for r in self.rounds], len(self.players))
+
+    @property
+    def finished(self) -> bool:
+        return self.standings.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats sharing the win once the game is over (one, unless a tie stands)."""
+        return self.standings.leaders if self.finished else ()
+
+    @property
+    def winner(self) -> int | None:
+        """The one winning seat, or None while playing or when the win is shared."""
+        return self.standings.winner
+
+    def running_totals(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's total after each round."""
+        totals = [0] * len(self.players)
+        out = []
+        for r in self.rounds:
+            totals = [t + s for t, s in zip(totals, r.scores, strict=True)]
+            out.append(tuple(totals))
+        return tuple(out)
+
+    @property
+    def next_round(self) -> int | None:
+        """The number of the round to enter next, None once the game is over."""
+        if self.finished:
+            return None
+        number = len(self.rounds) + 1
+        if self.variant.rounds is None and number > MAX_ROUNDS_WITHOUT_CONTRACTS:
+            return None
+        return number
+
+    @property
+    def shoe(self) -> ShoeRule:
+        """The decks and jokers this table plays with."""
+        return self.variant.shoe_for(len(self.players))
+
+    def dealer_of(self, number: int) -> int:
+        return self.variant.dealer_of(number, self.first_dealer, len(self.players))
+
+    def deal(self, number: int) -> Deal:
+        """Contract, dealer, starter, cards each and shoe of round `number`."""
+        variant = self.variant
+        seats = len(self.players)
+        dealer = self.dealer_of(number)
+        return Deal(
+            number=number,
+            contract=variant.contract_for(number) if variant.has_contracts else None,
+            dealer=dealer,
+            starter=(dealer + 1) % seats,
+            cards=variant.cards_dealt(number, seats),
+            shoe=self.shoe,
+        )
+
+    # -- entering a round ----------------------------------------------------------------
+
+    def verify_round(self, number: int, results: Sequence[SeatResult]) -> None:
+        """GameRefused unless `results` can be entered as round `number` now."""
+        if self.next_round is None:
+            raise _refuse("game_finished", field="round")
+        if number != self.next_round:
+            raise _refuse(
+                "round_out_of_order", field="round", round=number, expected=self.next_round
+            )
+        self._verify_results(number, results)
+
+    def can_enter_round(self, number: int, results: Sequence[SeatResult]) -> bool:
+        return _allowed(lambda: self.verify_round(number, results))
+
+    def enter_round(self, number: int, results: Sequence[SeatResult]) -> Step:
+        """The game with round `number` entered."""
+        self.verify_round(number, results)
+        entered = self._scored(number, _settled(self.variant, results))
+        game = self._with(rounds=(*self.rounds, entered))
+        return Step(game, Change(Action.ADD, number, None, entered.results))
+
+    # -- correcting a round --------------------------------------------------------------
+
+    def verify_correction(self, number: int, results: Sequence[SeatResult]) -> None:
+        """GameRefused unless round `number`, already entered, can be given these results."""
+        if not 1 <= number <= len(self.rounds):
+            raise _refuse("no_such_round", field="round", round=number)
+        self._verify_results(number, results)
+        settled = _settled(self.variant, results)
+        if settled == self.rounds[number - 1].results:
+            raise _refuse("nothing_changed", field="results", round=number)
+        corrected = self._replaced(number, settled)
+        self._verify_no_round_after_end(corrected)
+
+    def can_correct_round(self, number: int, results: Sequence[SeatResult]) -> bool:
+        return _allowed(lambda: self.verify_correction(number, results))
+
+    def correct_round(self, number: int, results: Sequence[SeatResult]) -> Step:
+        """The game with round `number` corrected."""
+        self.verify_correction(number, results)
+        before = self.rounds[number - 1].results
+        settled = _settled(self.variant, results)
+        game = self._with(rounds=self._replaced(number, settled))
+        return Step(game, Change(Action.EDIT, number, before, settled))
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def verify_undo(self, last: Change | None) -> None:
+        """GameRefused unless `last` (the newest change not yet taken back) can be taken back."""
+        if last is None:
+            raise _refuse("nothing_to_undo")
+        rounds = self.rounds
+        fits = last.action is not Action.UNDO and 1 <= last.round <= len(rounds)
+        if fits and last.action is Action.ADD:
+            fits = last.round == len(rounds)
+        if not fits or rounds[last.round - 1].results != last.after:
+            raise _refuse("not_the_last_change", round=last.round)
+
+    def can_undo(self, last: Change | None) -> bool:
+        return _allowed(lambda: self.verify_undo(last))
+
+    def undo(self, last: Change | None) -> Step:
+        """The game as it was before `last`."""
+        self.verify_undo(last)
+        assert last is not None
+        current = self.rounds[last.round - 1].results
+        if last.before is None:
+            rounds = self.rounds[:-1]
+        else:
+            rounds = self._replaced(last.round, last.before)
+        return Step(
+            self._with(rounds=rounds), Change(Action.UNDO, last.round, current, last.before)
+        )
+
+    # -- the rules of a round ------------------------------------------------------------
+
+    def _verify_results(self, number: int, results: Sequence[SeatResult]) -> None:
+        try:
+            self.variant.check_round(number)
+        except RefereeError as error:
+            raise GameRefused(
+                [Reason(error.code, MappingProxyType(error.params), None, "round")]
+            ) from None
+        if len(results) != len(self.players):
+            raise _refuse("bad_input", field="results")
+        reasons = [
+            r
+            for seat, result in enumerate(results)
+            for r in self._seat_reasons(number, seat, result)
+        ]
+        reasons.extend(self._round_reasons(results))
+        if reasons:
+            raise GameRefused(reasons)
+
+    def _round_reasons(self, results: Sequence[SeatResult]) -> list[Reason]:
+        out = [seat for seat, r in enumerate(results) if r.went_out]
+        if len(out) > 1:
+            return [_reason("two_players_out", field="went_out", players=out)]
+        if not out and self.variant.scoring is Scoring.WINNER_COLLECTS:
+            return [_reason("no_player_out", field="went_out")]
+        return []
+
+    def _seat_reasons(self, number: int, seat: int, result: SeatResult) -> list[Reason]:
+        variant = self.variant
+        reasons: list[Reason] = []
+
+        def say(code: str, where: str, **params: Any) -> None:
+            reasons.append(_reason(code, player=seat, field=where, **params))
+
+        if result.rummy and variant.scoring is not Scoring.WINNER_COLLECTS:
+            say("rummy_not_in_variant", "rummy")
+        elif result.rummy and not result.went_out:
+            say("rummy_needs_going_out", "rummy")
+        if result.buys and not variant.buying:
+            say("buying_off", "buys")
+        elif not 0 <= result.buys <= variant.buy_limit:
+            say("too_many_buys", "buys", buys=result.buys, limit=variant.buy_limit)
+        if result.went_out:
+            if result.penalty or result.cards:
+                say("out_with_cards", "penalty")
+            return reasons
+        if result.cards is not None:
+            reasons.extend(self._hand_reasons(number, seat, result.cards))
+            counted = penalty_of(result.cards, variant)
+            if result.penalty is not None and result.penalty != counted:
+                say("penalty_mismatch", "penalty", penalty=result.penalty, cards_penalty=counted)
+            return reasons
+        if result.penalty is None:
+            say("no_penalty", "penalty")
+        elif not possible_penalty(result.penalty, variant, number, len(self.players)):
+            say("impossible_penalty", "penalty", penalty=result.penalty)
+        return reasons
+
+    def _hand_reasons(self, number: int, seat: int, hand: Sequence[Card]) -> list[Reason]:
+        """A hand the table's shoe can hold at the end of this round."""
+        limit = max_hand_size(self.variant, number, len(self.players))
+        if len(hand) > limit:
+            return [_reason("hand_too_big", player=seat, field="cards", count=len(hand), max=limit)]
+        if not hand:
+            return [_reason("impossible_penalty", player=seat, field="cards", penalty=0)]
+        return [
+            Reason(v.code, v.params, seat, "cards")
+            for v in shoe_violations(hand, self.variant, self.shoe)
+        ]
+
+    def _verify_no_round_after_end(self, rounds: Sequence[Round]) -> None:
+        # A game to a target ends when someone reaches it: a correction may not end it
+        # before rounds that were played after.
+        seats = len(self.players)
+        scores = [r.scores for r in rounds]
+        for end in range(1, len(scores)):
+            if standings(self.variant, scores[:end], seats).finished:
+                raise _refuse("ends_game_early", field="results", round=end)
+
+    # -- building states -----------------------------------------------------------------
+
+    def _scored(self, number: int, results: tuple[SeatResult, ...]) -> Round:
+        players = [PlayerResult(r.went_out, r.penalty or 0, r.rummy) for r in results]
+        return Round(number, results, score_round(self.variant, number, players))
+
+    def _replaced(self, number: int, results: tuple[SeatResult, ...]) -> tuple[Round, ...]:
+        rounds = list(self.rounds)
+        rounds[number - 1] = self._scored(number, results)
+        return tuple(rounds)
+
+    def _with(self, *, rounds: tuple[Round, ...]) -> Game:
+        return Game(
+            variant=self.variant,
+            house_rules=self.house_rules,
+            players=self.players,
+            first_dealer=self.first_dealer,
+            rounds=rounds,
+            version=self.version + 1,
+        )
+
+
+def _settled(variant: Variant, results: Sequence[SeatResult]) -> tuple[SeatResult, ...]:
+    """Results as kept: a hand given by its cards gets its points written down too."""
+    return tuple(
+        SeatResult(
+            went_out=r.went_out,
+            penalty=None
+            if r.went_out
+            else (penalty_of(r.cards, variant) if r.cards is not None else r.penalty),
+            rummy=r.rummy,
+            cards=r.cards,
+            buys=r.buys,
+        )
+        for r in results
+    )
+
+
+def _allowed(verify: Any) -> bool:
+    try:
+        verify()
+    except GameRefused:
+        return False
+    return True

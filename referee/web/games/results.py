@@ -1,0 +1,93 @@
+"""A round's results in the API's shape (one entry per player, by name) as the engine's seat
+results: the one reader for `POST …/rounds`, `PUT …/rounds/<n>` and an imported game.
+
+Each entry: ``{"player": name, "went_out": true}`` (with ``"rummy": true`` where a rummy
+doubles), or ``"penalty": N``, or ``"cards": [...]`` (both may be given when they agree);
+``"buys": N`` where buying is on. Every reason an entry cannot be read is given at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from referee.engine.cards import parse_cards
+from referee.engine.errors import RefereeError
+from referee.engine.game import Game, GameRefused, Reason, SeatResult
+from referee.web.inputs import whole_number
+
+#: The points a hand may be written with, and the buys: the round form reads the same.
+POINTS: Final = (0, 9999)
+BUYS: Final = (0, 20)
+
+
+def _reason(error: RefereeError, seat: int | None, field: str) -> Reason:
+    return Reason(error.code, dict(error.params), seat, field)
+
+
+def read_results(game: Game, entries: Any, lang: str | None = None) -> tuple[SeatResult, ...]:
+    """One `SeatResult` per seat, in seat order; GameRefused with every reason it cannot read."""
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        raise GameRefused([Reason("bad_input", {}, None, "results")])
+    by_seat: dict[int, Mapping[str, Any]] = {}
+    reasons: list[Reason] = []
+    for entry in entries:
+        name = entry.get("player") if isinstance(entry, Mapping) else None
+        seat = game.players.index(name) if name in game.players else None
+        if not isinstance(entry, Mapping):
+            reasons.append(Reason("bad_input", {}, None, "results"))
+        elif seat is None:
+            reasons.append(Reason("unknown_player", {"name": str(name)[:40]}, None, "results"))
+        elif seat in by_seat:
+            reasons.append(Reason("duplicate_result", {}, seat, "results"))
+        else:
+            by_seat[seat] = entry
+    if not reasons:  # a name misspelt is one reason, not that one and a missing result
+        missing = [seat for seat in range(len(game.players)) if seat not in by_seat]
+        reasons.extend(Reason("missing_result", {}, seat, "results") for seat in missing)
+    results: list[SeatResult] = []
+    for seat in sorted(by_seat):
+        result = _read_seat(seat, by_seat[seat], lang, reasons)
+        if result is not None:
+            results.append(result)
+    if reasons:
+        raise GameRefused(reasons)
+    return tuple(results)
+
+
+def _read_seat(
+    seat: int, entry: Mapping[str, Any], lang: str | None, reasons: list[Reason]
+) -> SeatResult | None:
+    before = len(reasons)
+    went_out, rummy = entry.get("went_out", False), entry.get("rummy", False)
+    for field, flag in (("went_out", went_out), ("rummy", rummy)):
+        if not isinstance(flag, bool):
+            reasons.append(Reason("bad_input", {"field": field}, seat, field))
+    penalty = _number(entry.get("penalty"), POINTS, seat, "penalty", reasons)
+    buys = _number(entry.get("buys"), BUYS, seat, "buys", reasons)
+    cards = None
+    raw_cards = entry.get("cards")
+    if raw_cards not in (None, "", []):
+        try:
+            if not isinstance(raw_cards, str | list):
+                raise RefereeError("bad_input", field="cards")
+            cards = parse_cards(raw_cards, lang)
+        except RefereeError as error:
+            reasons.append(_reason(error, seat, "cards"))
+    if len(reasons) > before:
+        return None
+    return SeatResult(
+        went_out=bool(went_out), penalty=penalty, rummy=bool(rummy), cards=cards, buys=buys or 0
+    )
+
+
+def _number(
+    value: Any, bounds: tuple[int, int], seat: int, field: str, reasons: list[Reason]
+) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        return whole_number(value, low=bounds[0], high=bounds[1])
+    except RefereeError as error:
+        reasons.append(_reason(error, seat, field))
+        return None

@@ -1,0 +1,59 @@
+"""Reading numbers people type: one reader for the JSON API and every form field.
+
+A number is ASCII digits with an optional minus, at most `MAX_DIGITS` of them: `str.isdigit()`
+and `int()` also take "²" or "٣", which show as another number than they read as, and a
+400-digit number would only cost time. `WholeNumberField` is WTForms' `IntegerField` with
+this reader and its bounds, so a form refuses exactly what the API refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from wtforms import IntegerField
+
+from referee.engine.errors import RefereeError
+
+from .messages import describe
+
+MAX_DIGITS: Final = 6
+_WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def whole_number(value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """`value` (an int, or its digits as text) as an int within [low, high].
+
+    RefereeError `not_a_number` when it is not a whole number, `out_of_range` (with `low` and
+    `high`) when it is one outside the bounds.
+    """
+    if isinstance(value, bool):
+        raise RefereeError("not_a_number", value=str(value).lower())
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        number = int(value.strip())
+    else:
+        raise RefereeError("not_a_number", value=str(value)[:20])
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise RefereeError("out_of_range", value=number, low=low, high=high)
+    return number
+
+
+class WholeNumberField(IntegerField):
+    """An optional whole number between `low` and `high`, read as the API reads one."""
+
+    def __init__(self, label: Any = None, *, low: int, high: int, **kwargs: Any) -> None:
+        render_kw = {"inputmode": "numeric", "pattern": "-?[0-9]*", "min": low, "max": high}
+        render_kw.update(kwargs.pop("render_kw", {}))
+        super().__init__(label, render_kw=render_kw, **kwargs)
+        self.low, self.high = low, high
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = None
+        if not valuelist or not str(valuelist[0]).strip():
+            return
+        try:
+            self.data = whole_number(valuelist[0], low=self.low, high=self.high)
+        except RefereeError as error:
+            raise ValueError(describe(error.code, error.params)) from None

@@ -1,0 +1,372 @@
+"""The game as the engine keeps it: one test per table rule, and properties of any sequence of
+enters, corrections and undos. No Flask here: `referee.engine.game` is pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine.cards import parse_cards
+from referee.engine.game import (
+    MAX_NAME,
+    Action,
+    Change,
+    Game,
+    GameRefused,
+    SeatResult,
+)
+
+OUT = SeatResult(went_out=True)
+
+
+def held(points: int) -> SeatResult:
+    return SeatResult(penalty=points)
+
+
+def contract_game(players: int = 3, **house_rules: object) -> Game:
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:players]
+    return Game.start("contract", names, house_rules=house_rules or None)
+
+
+def reasons_of(
+    caught: pytest.ExceptionInfo[GameRefused],
+) -> list[tuple[str, int | None, str | None]]:
+    return [(r.code, r.player, r.field) for r in caught.value.reasons]
+
+
+# -- starting ------------------------------------------------------------------------------------
+
+
+def test_a_new_game_has_no_rounds_and_version_1() -> None:
+    game = Game.start("contract", ["Ann", " Bo ", "Cy"], first_dealer="Bo")
+    assert game.players == ("Ann", "Bo", "Cy")
+    assert game.first_dealer == 1 and game.version == 1 and game.rounds == ()
+    assert game.next_round == 1 and not game.finished and game.winners == ()
+
+
+def test_starting_refuses_every_bad_name_at_once() -> None:
+    with pytest.raises(GameRefused) as caught:
+        Game.start("contract", ["Ann", "", "ann", "x" * (MAX_NAME + 1)])
+    assert [code for code, _, _ in reasons_of(caught)] == [
+        "empty_name",
+        "duplicate_name",
+        "name_too_long",
+    ]
+    assert {where for _, _, where in reasons_of(caught)} == {"players"}
+
+
+def test_names_that_only_differ_in_form_are_the_same_name() -> None:
+    # "Ａnn" (fullwidth A) and "ANN" read as "Ann" to the table.
+    with pytest.raises(GameRefused) as caught:
+        Game.start("contract", ["Ann", "Ａnn", "Bo"])
+    assert reasons_of(caught) == [("duplicate_name", None, "players")]
+
+
+def test_starting_refuses_a_table_size_the_variant_does_not_allow() -> None:
+    with pytest.raises(GameRefused) as caught:
+        Game.start("shanghai", ["Ann", "Bo"])
+    assert reasons_of(caught) == [("bad_players", None, "players")]
+
+
+def test_starting_names_the_unknown_variant_and_the_unknown_dealer() -> None:
+    with pytest.raises(GameRefused) as caught:
+        Game.start("poker", ["Ann", "Bo", "Cy"], first_dealer="Zed")
+    assert reasons_of(caught) == [
+        ("unknown_variant", None, "variant"),
+        ("unknown_player", None, "first_dealer"),
+    ]
+
+
+# -- one test per table rule ---------------------------------------------------------------------
+
+
+def test_rule_only_one_player_goes_out_in_a_round() -> None:
+    game = contract_game()
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(1, [OUT, OUT, held(20)])
+    assert reasons_of(caught) == [("two_players_out", None, "went_out")]
+    assert caught.value.reasons[0].params["players"] == [0, 1]
+
+
+def test_rule_rounds_are_entered_in_order_none_skipped() -> None:
+    game = contract_game()
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(2, [OUT, held(20), held(30)])
+    assert reasons_of(caught) == [("round_out_of_order", None, "round")]
+    assert dict(caught.value.params) == {"round": 2, "expected": 1}
+
+
+def test_rule_a_penalty_no_hand_could_make_is_refused() -> None:
+    # Contract Rummy counts in fives: no hand is worth 7 points.
+    game = contract_game()
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(1, [OUT, held(7), held(20)])
+    assert reasons_of(caught) == [("impossible_penalty", 1, "penalty")]
+
+
+def test_rule_no_round_after_the_end() -> None:
+    game = contract_game()
+    for number in range(1, 8):
+        game = game.enter_round(number, [OUT, held(10), held(25)]).game
+    assert game.finished and game.next_round is None
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(8, [OUT, held(10), held(25)])
+    assert reasons_of(caught) == [("game_finished", None, "round")]
+
+
+def test_rule_every_reason_at_once_each_naming_its_player_and_field() -> None:
+    game = Game.start("frustration", ["Ann", "Bo", "Cy", "Di"])
+    results = [
+        SeatResult(went_out=True, penalty=5),
+        SeatResult(penalty=7, buys=9),
+        SeatResult(cards=parse_cards("7H 7H 7H"), penalty=20),
+        SeatResult(),
+    ]
+    with pytest.raises(GameRefused) as caught:
+        game.verify_round(1, results)
+    assert reasons_of(caught) == [
+        ("out_with_cards", 0, "penalty"),
+        ("too_many_buys", 1, "buys"),
+        ("impossible_penalty", 1, "penalty"),
+        ("too_many_copies", 2, "cards"),
+        ("penalty_mismatch", 2, "penalty"),
+        ("no_penalty", 3, "penalty"),
+    ]
+    assert not game.can_enter_round(1, results)
+
+
+def test_rule_a_hand_given_by_its_cards_is_counted() -> None:
+    game = contract_game()
+    step = game.enter_round(1, [OUT, SeatResult(cards=parse_cards("7H QS JK")), held(25)])
+    assert step.game.rounds[0].scores == (0, 30, 25)  # 5 + 10 + 15
+    assert step.game.rounds[0].results[1].penalty == 30
+
+
+def test_rule_the_shoe_of_this_table_limits_a_hand() -> None:
+    # Three players of the Dutch rules play one deck and one joker.
+    game = Game.start("zioncheck-nl", ["Ann", "Bo", "Cy"])
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(1, [OUT, SeatResult(cards=parse_cards("JK JK 5H")), held(20)])
+    assert reasons_of(caught) == [("too_many_copies", 1, "cards")]
+
+
+def test_rule_buys_only_where_buying_is_played() -> None:
+    game = contract_game()
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(1, [OUT, SeatResult(penalty=20, buys=1), held(25)])
+    assert reasons_of(caught) == [("buying_off", 1, "buys")]
+
+
+def test_rule_a_rummy_only_by_going_out_and_only_where_it_doubles() -> None:
+    rummy = Game.start("rummy", ["Ann", "Bo", "Cy"])
+    with pytest.raises(GameRefused) as caught:
+        rummy.enter_round(1, [OUT, SeatResult(penalty=10, rummy=True), held(8)])
+    assert reasons_of(caught) == [("rummy_needs_going_out", 1, "rummy")]
+    with pytest.raises(GameRefused) as caught:
+        contract_game().enter_round(1, [SeatResult(went_out=True, rummy=True), held(5), held(5)])
+    assert reasons_of(caught) == [("rummy_not_in_variant", 0, "rummy")]
+
+
+def test_rule_winner_collects_needs_someone_out() -> None:
+    game = Game.start("rummy", ["Ann", "Bo"])
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(1, [held(10), held(8)])
+    assert reasons_of(caught) == [("no_player_out", None, "went_out")]
+
+
+def test_seed_002_worked_example_through_the_game() -> None:
+    game = Game.start("rummy", ["You", "Ada", "Bo"])
+    step = game.enter_round(
+        1,
+        [
+            SeatResult(went_out=True, rummy=True),
+            SeatResult(cards=parse_cards("3D 8D AC 5S")),
+            SeatResult(cards=parse_cards("7D 6C 2D 3C")),
+        ],
+    )
+    assert step.game.rounds[0].scores == (70, 0, 0)
+
+
+def test_rule_a_correction_may_not_end_the_game_before_later_rounds() -> None:
+    game = Game.start("rummy", ["Ann", "Bo"], house_rules={"target": 50})
+    game = game.enter_round(1, [OUT, held(20)]).game
+    game = game.enter_round(2, [OUT, held(20)]).game
+    with pytest.raises(GameRefused) as caught:
+        game.correct_round(1, [OUT, held(60)])
+    assert reasons_of(caught) == [("ends_game_early", None, "results")]
+
+
+def test_rule_a_correction_must_change_something() -> None:
+    game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
+    with pytest.raises(GameRefused) as caught:
+        game.correct_round(1, [OUT, held(20), held(25)])
+    assert reasons_of(caught) == [("nothing_changed", None, "results")]
+    with pytest.raises(GameRefused) as caught:
+        game.correct_round(2, [OUT, held(20), held(25)])
+    assert reasons_of(caught) == [("no_such_round", None, "round")]
+
+
+def test_rule_undo_after_a_correction_restores_exactly_the_state_before_it() -> None:
+    game = contract_game()
+    game = game.enter_round(1, [OUT, held(20), held(25)]).game
+    game = game.enter_round(2, [held(15), OUT, held(40)]).game
+    before = game
+    corrected = game.correct_round(1, [OUT, held(30), held(25)])
+    assert corrected.change == Change(
+        Action.EDIT, 1, before.rounds[0].results, corrected.game.rounds[0].results
+    )
+    undone = corrected.game.undo(corrected.change)
+    assert undone.game.rounds == before.rounds
+    assert undone.game.standings == before.standings
+    assert undone.game.version == before.version + 2  # the correction and the undo
+    assert undone.change.action is Action.UNDO
+
+
+def test_rule_undo_takes_back_only_the_newest_change() -> None:
+    game = contract_game()
+    first = game.enter_round(1, [OUT, held(20), held(25)])
+    second = first.game.enter_round(2, [OUT, held(20), held(25)])
+    with pytest.raises(GameRefused) as caught:
+        second.game.undo(first.change)
+    assert reasons_of(caught) == [("not_the_last_change", None, None)]
+    with pytest.raises(GameRefused) as caught:
+        game.undo(None)
+    assert reasons_of(caught) == [("nothing_to_undo", None, None)]
+    assert not game.can_undo(None) and second.game.can_undo(second.change)
+
+
+def test_the_deal_of_a_round_passes_to_the_left() -> None:
+    game = Game.start("contract", ["Ann", "Bo", "Cy", "Di", "Ed"], first_dealer="Cy")
+    deal = game.deal(1)
+    assert (deal.dealer, deal.starter, deal.cards) == (2, 3, 10)
+    assert (deal.shoe.decks, deal.shoe.jokers) == (3, 6)
+    assert str(deal.contract) == "2 sets of 3"
+    assert game.deal(5).dealer == 1 and game.deal(5).cards == 12
+    assert Game.start("rummy", ["Ann", "Bo"]).deal(3).contract is None
+
+
+def _played(rounds: list[list[SeatResult]]) -> Game:
+    game = contract_game(players=4)
+    for number, results in enumerate(rounds, start=1):
+        game = game.enter_round(number, results).game
+    return game
+
+
+ANN_OUT = [OUT, held(10), held(10), held(10)]
+CY_OUT = [held(10), held(10), OUT, held(10)]
+
+
+def test_rule_ties_go_to_the_lower_last_round_score() -> None:
+    cy_out_cheaply = [held(5), held(10), OUT, held(10)]
+    last = [held(10), OUT, held(5), held(10)]
+    game = _played([ANN_OUT, CY_OUT, ANN_OUT, cy_out_cheaply, ANN_OUT, CY_OUT, last])
+    assert game.standings.totals[0] == game.standings.totals[2] == 35
+    assert game.winners == (2,) and game.winner == 2
+
+
+def test_rule_ties_still_equal_after_the_last_round_share_the_win() -> None:
+    game = _played([ANN_OUT, CY_OUT] * 3 + [[held(5), OUT, held(5), held(10)]])
+    assert game.standings.totals == (35, 60, 35, 70)
+    assert game.winners == (0, 2) and game.winner is None
+    assert _played([ANN_OUT] * 6).winners == ()  # still playing: nobody has won
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+@dataclass
+class Kept:
+    """What the store keeps of a game: its history, with each change's undone mark."""
+
+    changes: list[tuple[Change, bool]] = field(default_factory=list)
+
+    def last_undoable(self) -> Change | None:
+        for change, undone in reversed(self.changes):
+            if change.action is not Action.UNDO and not undone:
+                return change
+        return None
+
+    def record(self, change: Change) -> None:
+        if change.action is Action.UNDO:
+            for index in range(len(self.changes) - 1, -1, -1):
+                kept, undone = self.changes[index]
+                if kept.action is not Action.UNDO and not undone:
+                    self.changes[index] = (kept, True)
+                    break
+        self.changes.append((change, False))
+
+
+seat_results = st.one_of(
+    st.sampled_from([5, 10, 15, 20, 25, 30, 45, 60, 95]).map(held),
+    st.lists(
+        st.sampled_from(["5H", "QS", "JK", "AC", "9D", "10S"]), min_size=1, max_size=6, unique=True
+    ).map(lambda cards: SeatResult(cards=parse_cards(cards))),
+)
+
+
+@st.composite
+def round_results(draw: st.DrawFn, players: int) -> list[SeatResult]:
+    results = [draw(seat_results) for _ in range(players)]
+    out = draw(st.one_of(st.none(), st.integers(0, players - 1)))
+    if out is not None:
+        results[out] = OUT
+    return results
+
+
+@st.composite
+def operations(draw: st.DrawFn) -> list[tuple[str, int, list[SeatResult]]]:
+    steps = []
+    for _ in range(draw(st.integers(1, 20))):
+        kind = draw(st.sampled_from(["enter", "enter", "correct", "undo"]))
+        steps.append((kind, draw(st.integers(1, 7)), draw(round_results(4))))
+    return steps
+
+
+@settings(max_examples=150, deadline=None)
+@given(operations())
+def test_property_totals_are_the_sums_of_rounds_and_each_change_adds_one_version(
+    steps: list[tuple[str, int, list[SeatResult]]],
+) -> None:
+    game = contract_game(players=4)
+    kept = Kept()
+    for kind, number, results in steps:
+        if kind == "enter" and game.next_round is not None:
+            step = game.enter_round(game.next_round, results)
+        elif kind == "correct" and game.rounds:
+            target = (number - 1) % len(game.rounds) + 1
+            if not game.can_correct_round(target, results):
+                continue
+            step = game.correct_round(target, results)
+        elif kind == "undo" and kept.last_undoable() is not None:
+            step = game.undo(kept.last_undoable())
+        else:
+            continue
+        assert step.game.version == game.version + 1
+        kept.record(step.change)
+        game = step.game
+        for seat in range(4):
+            assert game.standings.totals[seat] == sum(r.scores[seat] for r in game.rounds)
+        assert [r.number for r in game.rounds] == list(range(1, len(game.rounds) + 1))
+        assert game.version == 1 + len(kept.changes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(round_results(4), min_size=1, max_size=7))
+def test_property_undoing_everything_gives_back_the_new_game(
+    rounds: list[list[SeatResult]],
+) -> None:
+    start = contract_game(players=4)
+    game, kept = start, Kept()
+    for number, results in enumerate(rounds, start=1):
+        step = game.enter_round(number, results)
+        kept.record(step.change)
+        game = step.game
+    while (last := kept.last_undoable()) is not None:
+        step = game.undo(last)
+        kept.record(step.change)
+        game = step.game
+    assert game.rounds == () and game.standings == start.standings
+    assert game.version == start.version + 2 * len(rounds)
