@@ -363,3 +363,15 @@ def test_form_macro_puts_errors_next_to_their_field(app: Flask) -> None:
     assert 'aria-invalid="true"' in html
     assert 'aria-describedby="player-hint player-errors"' in html
     assert 'value="5"' in html  # what was typed stays in the field
+
+
+def test_db_upgrade_command_brings_the_schema_up_to_date(app: Flask) -> None:
+    from sqlalchemy import inspect
+
+    from referee.web.database import database
+
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    assert "up to date" in result.output
+    tables = set(inspect(database(app).engine).get_table_names())
+    assert {"games", "game_rounds", "game_changes", "games_alembic_version"} <= tables

@@ -159,3 +159,53 @@ def test_odd_values_are_a_400_never_a_500(client: FlaskClient) -> None:
     for version in (10**30, -(10**30), 0):
         answer = client.post(url, json={**_round(5), "version": version}, headers=auth)
         assert answer.status_code == 409 and answer.get_json()["error"]["version"] == 5
+
+
+def test_a_refused_round_answers_every_reason_with_its_player_and_field(
+    client: FlaskClient,
+) -> None:
+    game = _create(client, variant="frustration", players=["Ann", "Bo", "Cy", "Di"])
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    body = {
+        "round": 1,
+        "results": [
+            {"player": "Ann", "went_out": True},
+            {"player": "Bo", "penalty": 7, "buys": 4},
+            {"player": "Cy", "cards": "7H 7H 7H"},
+            {"player": "Di", "cards": "5H ZZ"},
+        ],
+    }
+    answer = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=auth)
+    assert answer.status_code == 400
+    data = answer.get_json()
+    found = [(e["code"], e.get("player"), e.get("field")) for e in data["errors"]]
+    assert found == [("bad_card", "Di", "cards")]  # unreadable input first, on its own
+    body["results"][3] = {"player": "Di", "penalty": 20}
+    data = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=auth).get_json()
+    found = [(e["code"], e.get("player"), e.get("field")) for e in data["errors"]]
+    assert found == [
+        ("too_many_buys", "Bo", "buys"),
+        ("impossible_penalty", "Bo", "penalty"),
+        ("too_many_copies", "Cy", "cards"),
+    ]
+    assert data["error"] == data["errors"][0]
+    assert all(e["message"] for e in data["errors"])
+    assert "Cy" in data["errors"][2]["message"]  # a sentence without the name gets it in front
+
+
+def test_a_finished_game_names_its_winners(client: FlaskClient) -> None:
+    game = _create(client)
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for number in range(1, 8):
+        results = [
+            {"player": "Ann", "went_out": True} if number % 2 else {"player": "Ann", "penalty": 10},
+            {"player": "Bo", "penalty": 10} if number % 2 else {"player": "Bo", "went_out": True},
+            {"player": "Cy", "penalty": 20},
+        ]
+        data = client.post(
+            f"/api/v1/games/{game['id']}/rounds",
+            json={"round": number, "results": results},
+            headers=auth,
+        ).get_json()
+        assert data["winners"] == ([] if number < 7 else ["Ann"])
+    assert data["finished"] and data["winner"] == "Ann"

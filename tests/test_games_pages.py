@@ -254,7 +254,7 @@ def test_form_endpoints_never_answer_500(client: FlaskClient) -> None:
     location = _start(client, ["Ann", "Bo", "Cy"])
     first = _round_data(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
     client.post(location + "/rounds", data=first)
-    weird = ["²", "٣", "99999999999999999999", "-1", "", "abc", "\x00"]
+    weird = ["²", "٣", "99999999999999999999", "9" * 400, "-1", "", "abc", "\x00"]
     for value in weird:
         for field in ("version", "round", "went_out", "seats-1-penalty", "seats-1-buys"):
             data = _round_data(2, 2, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
@@ -265,3 +265,13 @@ def test_form_endpoints_never_answer_500(client: FlaskClient) -> None:
     for number in (2, 7, 99999999999999999999):
         data = _round_data(2, number, "0", **{"seats-1-penalty": "5", "seats-2-penalty": "5"})
         assert client.post(location + f"/rounds/{number}", data=data).status_code == 404
+
+
+def test_number_fields_of_the_start_form_never_answer_500(client: FlaskClient) -> None:
+    for field in ("hr_target", "hr_buy_limit", "contracts-0-sets", "shoe-0-decks", "points-3"):
+        for value in ("9" * 400, "²", "-5"):
+            data = {"variant": "contract", "players-0": "Ann", "players-1": "Bo"}
+            data.update({"players-2": "Cy", "start": "1", "rules_shown": "1", field: value})
+            answer = client.post("/", data=data)
+            assert answer.status_code == 400, (field, value)
+            assert f'value="{value}"' in answer.get_data(as_text=True)  # what was typed stays

@@ -233,7 +233,7 @@ def test_sheet_form_errors_keep_what_was_typed(client: FlaskClient) -> None:
     assert "3 to 8 players, not 9" in text
     assert f'value="{typed}"' in text
     twice = client.get("/sheets/rummy.pdf?lang=nl&players=Ann,ann,Bo")
-    assert twice.status_code == 400 and "dezelfde naam" in twice.get_data(as_text=True)
+    assert twice.status_code == 400 and "verschillende namen" in twice.get_data(as_text=True)
 
 
 def test_a_number_gives_unnamed_columns(client: FlaskClient) -> None:
@@ -366,3 +366,10 @@ def test_duplicates_are_normal_only_where_every_shoe_has_two_decks(app: Flask) -
     assert "Duplicate cards are normal." in cards_section("shanghai")
     dutch = cards_section("zioncheck-nl")  # 1 deck up to 5 players, 2 decks above
     assert "one or more 52-card decks" in dutch and "With two decks or more" in dutch
+
+
+def test_sheet_player_counts_that_are_not_numbers_are_a_400(client: FlaskClient) -> None:
+    for players in ("9" * 400, "²", "0", "99"):
+        answer = client.get(f"/sheets/contract.pdf?players={players}")
+        assert answer.status_code == 400, players
+        assert "players" in answer.get_data(as_text=True)

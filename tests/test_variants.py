@@ -58,6 +58,11 @@ def test_registry_unknown_variant():
         ({"min_players": 7, "max_players": 4}, "bad_house_rule"),
         # Jokers alone would be a meld nobody can read (and the referee had no reason to give).
         ({"min_natural_cards": 0}, "bad_house_rule"),
+        # Digits that are not ASCII, and numbers too long to read: refused, never a crash.
+        ({"contracts": {"²": "2 sets"}}, "bad_house_rule"),
+        ({"contracts": {"7": "9" * 5000 + " runs"}}, "bad_house_rule"),
+        ({"contracts": "round " + "7" * 5000 + ": 2 sets"}, "bad_house_rule"),
+        ({"contracts": ["2 sets of " + "3" * 5000]}, "bad_house_rule"),
     ],
 )
 def test_house_rules_bad_name_or_value_is_a_clear_error(rules, code):

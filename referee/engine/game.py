@@ -164,7 +164,8 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-def _name_reasons(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:
+def read_names(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:
+    """The names cleaned, and every reason they cannot be a table's players."""
     if isinstance(players, str) or not isinstance(players, Sequence):
         return (), [_reason("bad_input", field="players")]
     names: list[str] = []
@@ -236,7 +237,7 @@ class Game:
         except RefereeError as error:
             where = "variant" if error.code == "unknown_variant" else "house_rules"
             reasons.append(Reason(error.code, MappingProxyType(error.params), None, where))
-        names, name_reasons = _name_reasons(players)
+        names, name_reasons = read_names(players)
         reasons.extend(name_reasons)
         if variant is not None and not name_reasons:
             try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
@@ -358,12 +358,17 @@ _NUMBER_WORDS: Final = {
     "eight": 8,
 }
 _CONTRACT_PART: Final = re.compile(
-    r"^\s*(?P<count>\d+|[a-z]+)\s+(?P<kind>sets?|runs?)(?:\s+of\s+(?P<size>\d+|[a-z]+))?\s*$"
+    r"^\s*(?P<count>[0-9]{1,3}|[a-z]+)\s+(?P<kind>sets?|runs?)(?:\s+of\s+(?P<size>[0-9]{1,3}|[a-z]+))?\s*$"
 )
 
 
+# Numbers in a contract table: ASCII digits only ("²".isdigit() is true, and int() of 5,000
+# digits raises), and never more than three of them.
+_DIGITS: Final = re.compile(r"[0-9]{1,3}")
+
+
 def _number(word: str, rule: str) -> int:
-    if word.isdigit():
+    if _DIGITS.fullmatch(word):
         return int(word)
     if word in _NUMBER_WORDS:
         return _NUMBER_WORDS[word]
@@ -423,7 +428,7 @@ def _read_contract(value: Any) -> Contract:
 
 _MAX_ROUNDS: Final = 12
 _ROUND_LABEL: Final = re.compile(
-    r"^\s*(?:round|r)\s*(?P<round>\d+)\s*[:=]\s*(?P<rest>.*)$", re.I | re.S
+    r"^\s*(?:round|r)\s*(?P<round>[0-9]{1,3})\s*[:=]\s*(?P<rest>.*)$", re.I | re.S
 )
 
 
@@ -452,7 +457,7 @@ def parse_contract_table(value: Any, current: Sequence[Contract] = ()) -> tuple[
         changes = {}
         for key, item in value.items():
             number = key if isinstance(key, int) and not isinstance(key, bool) else None
-            if isinstance(key, str) and key.strip().isdigit():
+            if isinstance(key, str) and _DIGITS.fullmatch(key.strip()):
                 number = int(key)
             if number is None or number in changes:
                 raise bad
@@ -490,68 +495,95 @@ def _strict_int(value: Any) -> int:
     return value
 
 
-def _read(name: str, value: Any, current: Any) -> Any:
-    rule = HOUSE_RULES[name]
-    bad = HouseRuleError(rule=name, value=str(value)[:80])
-    if rule.kind == "bool":
-        if not isinstance(value, bool):
-            raise bad
-        return value
-    if rule.kind in ("int", "optional_int"):
-        if value is None and rule.kind == "optional_int":
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad
-        if not rule.low <= value <= rule.high:
-            raise HouseRuleError(rule=name, value=value, low=rule.low, high=rule.high)
-        return value
-    if rule.kind == "choice":
-        for enum in (AceRule, ContractRuns, Scoring):
-            if isinstance(current, enum):
-                try:
-                    return enum(value)
-                except ValueError:
-                    raise bad from None
-    if rule.kind in ("contracts", "deal") and value == [] and not current:
+def _bad(name: str, value: Any) -> HouseRuleError:
+    return HouseRuleError(rule=name, value=str(value)[:80])
+
+
+def _bounded(name: str, rule: HouseRule, value: Any) -> int:
+    """A whole number within the rule's bounds (True and 2.0 are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(name, value)
+    if not rule.low <= value <= rule.high:
+        raise HouseRuleError(rule=name, value=value, low=rule.low, high=rule.high)
+    return value
+
+
+def _read_bool(name: str, rule: HouseRule, value: Any, current: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(name, value)
+    return value
+
+
+def _read_int(name: str, rule: HouseRule, value: Any, current: Any) -> int | None:
+    if value is None and rule.kind == "optional_int":
+        return None
+    return _bounded(name, rule, value)
+
+
+def _read_choice(name: str, rule: HouseRule, value: Any, current: Any) -> Enum:
+    try:
+        chosen: Enum = type(current)(value)
+    except ValueError:
+        raise _bad(name, value) from None
+    return chosen
+
+
+def _read_contracts(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[Contract, ...]:
+    if value == [] and not current:
         return ()  # a game without contracts stays one
-    if rule.kind == "contracts":
-        return parse_contract_table(value, current)
-    if rule.kind == "deal":
-        if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
-            raise bad
-        sizes = []
-        for item in value:
-            if isinstance(item, bool) or not isinstance(item, int):
-                raise bad
-            if not rule.low <= item <= rule.high:
-                raise HouseRuleError(rule=name, value=item, low=rule.low, high=rule.high)
-            sizes.append(item)
-        return tuple(sizes)
-    if rule.kind == "shoe":
-        if not isinstance(value, Sequence) or isinstance(value, str) or not value:
-            raise bad
-        try:
-            shoe = tuple(
-                ShoeRule(**{k: _strict_int(item[k]) for k in _SHOE_KEYS}) for item in value
-            )
-        except (TypeError, KeyError):
-            raise bad from None
-        if any(not (1 <= r.decks <= 8 and 0 <= r.jokers <= 16) for r in shoe):
-            raise bad
-        return shoe
-    if rule.kind == "points":
-        if not isinstance(value, Mapping):
-            raise bad
-        points = list(current)
-        for letter, number in value.items():
-            ranks = [rank for rank in Rank if rank.letter == str(letter).upper()]
-            if not ranks or isinstance(number, bool) or not isinstance(number, int):
-                raise bad
-            if not rule.low <= number <= rule.high:
-                raise bad
-            points[ranks[0] - 1] = number
-        return tuple(points)
-    raise bad  # pragma: no cover - every kind is handled above
+    return parse_contract_table(value, current)
+
+
+def _read_deal(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[int, ...]:
+    if value == [] and not current:
+        return ()
+    if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
+        raise _bad(name, value)
+    return tuple(_bounded(name, rule, item) for item in value)
+
+
+def _read_shoe(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[ShoeRule, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or not value:
+        raise _bad(name, value)
+    try:
+        shoe = tuple(ShoeRule(**{k: _strict_int(item[k]) for k in _SHOE_KEYS}) for item in value)
+    except (TypeError, KeyError):
+        raise _bad(name, value) from None
+    if any(not (1 <= r.decks <= 8 and 0 <= r.jokers <= 16) for r in shoe):
+        raise _bad(name, value)
+    return shoe
+
+
+def _read_points(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[int, ...]:
+    if not isinstance(value, Mapping):
+        raise _bad(name, value)
+    points = list(current)
+    for letter, number in value.items():
+        ranks = [rank for rank in Rank if rank.letter == str(letter).upper()]
+        if not ranks or isinstance(number, bool) or not isinstance(number, int):
+            raise _bad(name, value)
+        if not rule.low <= number <= rule.high:
+            raise _bad(name, value)
+        points[ranks[0] - 1] = number
+    return tuple(points)
+
+
+_READERS: Final[Mapping[str, Callable[[str, HouseRule, Any, Any], Any]]] = {
+    "bool": _read_bool,
+    "int": _read_int,
+    "optional_int": _read_int,
+    "choice": _read_choice,
+    "contracts": _read_contracts,
+    "deal": _read_deal,
+    "shoe": _read_shoe,
+    "points": _read_points,
+}
+
+
+def _read(name: str, value: Any, current: Any) -> Any:
+    """A house rule's value as the `Variant` field holds it, read by the rule's kind."""
+    rule = HOUSE_RULES[name]
+    return _READERS[rule.kind](name, rule, value, current)
 
 
 _SHOE_KEYS: Final = ("min_players", "max_players", "decks", "jokers")

@@ -9,6 +9,7 @@ from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 #: code -> the language's own name, in the order the picker shows them.
 LANGUAGES: dict[str, str] = {
@@ -119,7 +120,7 @@ def set_language(code: str) -> ResponseReturnValue:
     return response
 
 
-def remember_language(response: Response, language: str) -> None:
+def remember_language(response: BaseResponse, language: str) -> None:
     """Keep `language` in the cookie that every later request of this phone is answered in."""
     response.set_cookie(
         COOKIE_NAME,

@@ -82,7 +82,7 @@ def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) 
     `lang` is the notation the field is written in (default the page's language); `decks` caps how
     often one card may be tapped in, `jokers` how many jokers (0 hides the joker key).
     """
-    lang = lang if lang in LOCAL_RANK_LETTERS else current_language()
+    lang = lang if lang is not None and lang in LOCAL_RANK_LETTERS else current_language()
     decks = max(1, min(int(decks or 1), 8))
     jokers = max(0, min(int(jokers or 0), 16))
     suits = tuple(

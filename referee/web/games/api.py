@@ -139,15 +139,13 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     version = body.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         return _refused([Reason("bad_input", {"field": "version"}, None, "version")])
-    posted_round = body.get("round")
-    if number is None and (isinstance(posted_round, bool) or not isinstance(posted_round, int)):
-        return _refused([Reason("bad_input", {"field": "round"}, None, "round")])
-    if number is not None and "round" in body and posted_round != number:
+    posted = body.get("round", number)
+    if isinstance(posted, bool) or not isinstance(posted, int) or number not in (None, posted):
         return _refused([Reason("bad_input", {"field": "round"}, None, "round")])
     try:
         results = read_results(game, body.get("results"), _lang(body))
         if number is None:
-            stored = store.enter_round(game_id, posted_round, results, version=version)
+            stored = store.enter_round(game_id, posted, results, version=version)
         else:
             stored = store.correct_round(game_id, number, results, version=version)
     except GameRefused as refused:

@@ -141,5 +141,5 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
         step: Step = game.enter_round(number, read_results(game, entry["results"], lang))
         steps.append(step)
         game = step.game
-    language = next((x for x in (data.get("lang"), lang) if _known(x)), "en")
+    language = next((str(x) for x in (data.get("lang"), lang) if _known(x)), "en")
     return store.create(start, lang=language, steps=steps)

@@ -15,12 +15,14 @@ from wtforms import (
     Form,
     FormField,
     HiddenField,
-    SelectChoice,
     SelectField,
     StringField,
     SubmitField,
     TextAreaField,
 )
+
+# SelectChoice is new in WTForms 3.2 (tuples are deprecated); types-WTForms does not list it yet.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from referee.engine.cards import Rank, parse_cards
 from referee.engine.errors import RefereeError
@@ -126,8 +128,8 @@ class NewGameForm(FlaskForm):
         for row, rule in zip(self.shoe.entries, variant.shoe, strict=True):
             row.form.min_players.data = str(rule.min_players)
             row.form.max_players.data = str(rule.max_players)
-        for rank, entry in zip(Rank, self.points.entries, strict=True):
-            entry.label.text = rank.letter
+        for rank, points_entry in zip(Rank, self.points.entries, strict=True):
+            points_entry.label.text = rank.letter
 
     def fill(self, variant: Variant) -> None:
         """Show the variant's own values in every house-rule field.
@@ -143,27 +145,27 @@ class NewGameForm(FlaskForm):
                 continue
             value = getattr(variant, name)
             field.data = value.value if rule.kind == "choice" else value
-        for index, row in enumerate(self.contracts.entries):
-            form = row.form
+        for index, contract_row in enumerate(self.contracts.entries):
+            rows = contract_row.form
             if index < len(variant.contracts):
                 c = variant.contracts[index]
-                form.sets.data, form.set_size.data = c.sets, c.set_size
-                form.runs.data, form.run_size.data = c.runs, c.run_size
-                form.deal.data = variant.deal[index]
+                rows.sets.data, rows.set_size.data = c.sets, c.set_size
+                rows.runs.data, rows.run_size.data = c.runs, c.run_size
+                rows.deal.data = variant.deal[index]
             else:
-                form.sets.data = form.runs.data = form.deal.data = None
-                form.set_size.data = form.run_size.data = None
-        for row, rule in zip(self.shoe.entries, variant.shoe, strict=True):
-            row.form.decks.data, row.form.jokers.data = rule.decks, rule.jokers
+                rows.sets.data = rows.runs.data = rows.deal.data = None
+                rows.set_size.data = rows.run_size.data = None
+        for shoe_row, shoe in zip(self.shoe.entries, variant.shoe, strict=True):
+            shoe_row.form.decks.data, shoe_row.form.jokers.data = shoe.decks, shoe.jokers
         for entry, points in zip(self.points.entries, variant.rank_points, strict=True):
             entry.data = points
 
     def _house_rule_inputs(self) -> list[Any]:
         fields = [getattr(self, f"hr_{name}", None) for name in HOUSE_RULES]
-        for row in self.contracts.entries:
-            fields.extend(row.form)
-        for row in self.shoe.entries:
-            fields.extend((row.form.decks, row.form.jokers))
+        for contract_row in self.contracts.entries:
+            fields.extend(contract_row.form)
+        for shoe_row in self.shoe.entries:
+            fields.extend((shoe_row.form.decks, shoe_row.form.jokers))
         fields.extend(self.points.entries)
         return [f for f in fields if f is not None]
 

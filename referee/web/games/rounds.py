@@ -75,7 +75,10 @@ def _merge_stale_correction(
     def same(a: Any, b: Any) -> bool:
         return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()
 
-    pairs = [(form.went_out, was.went_out, now.went_out), (form.rummy, was.rummy, now.rummy)]
+    pairs: list[tuple[Any, Any, Any]] = [
+        (form.went_out, was.went_out, now.went_out),
+        (form.rummy, was.rummy, now.rummy),
+    ]
     for mine, before, current in zip(form.seats, was.seats, now.seats, strict=False):
         if any(entry.data for entry in mine.form.classes.entries):
             continue  # counted by value here: this writer's count decides the points

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from wtforms import Form, HiddenField, RadioField, StringField
-from wtforms.fields.choices import SelectChoice
+
+# SelectChoice is new in WTForms 3.2 (tuples are deprecated); types-WTForms does not list it yet.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import Length
 
 PAPERS = ("a4", "letter")

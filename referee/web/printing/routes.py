@@ -18,13 +18,16 @@ from typing import Any
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_date, gettext
+from werkzeug.wrappers import Response as BaseResponse
 
-from referee.engine.errors import RefereeError
+from referee.engine.errors import PlayersError, RefereeError
+from referee.engine.game import GameRefused, read_names
 from referee.engine.variants import VARIANTS
 from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
-from referee.web.messages import describe_error
+from referee.web.inputs import whole_number
+from referee.web.messages import describe_error, describe_reason
 from referee.web.words import variant_name
 
 from . import bp
@@ -35,10 +38,10 @@ from .sheets import blank_sheet as build_blank_sheet
 from .sheets import game_sheet as build_game_sheet
 from .sheets import render_sheet
 
-#: Players' names on a sheet: at most this long each.
-MAX_NAME_LENGTH = 24
 #: Players on a blank sheet when the form names nobody.
 DEFAULT_PLAYERS = 4
+#: The most columns a sheet could have (a number above this is not a table).
+MAX_PLAYERS = 8
 
 
 def _table(variant: str) -> TableRules:
@@ -60,7 +63,7 @@ def _paper() -> str:
     return paper
 
 
-def _pdf_response(built: Built, filename: str, *, max_age: int) -> Response:
+def _pdf_response(built: Built, filename: str, *, max_age: int) -> BaseResponse:
     response = Response(built.body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.set_etag(built.etag)
@@ -73,7 +76,7 @@ def _pdf_response(built: Built, filename: str, *, max_age: int) -> Response:
 
 def _cached_pdf(
     key: tuple[Any, ...], build: Callable[[], Built], filename: str, *, max_age: int = 3600
-) -> Response:
+) -> BaseResponse:
     try:
         built = CACHE.get_or_build(key, build)
     except FontMissingError:
@@ -136,34 +139,33 @@ def rule_card(variant: str) -> ResponseReturnValue:
 
 
 def _players_from(text: str, table: TableRules) -> list[str]:
-    """Names from "Ann, Bo, Cy", or as many empty columns as a lone number says."""
+    """Names from "Ann, Bo, Cy", or as many empty columns as a lone number says.
+
+    ValueError with the reason in words when they cannot be this variant's table.
+    """
     variant = table.variant
     text = text.strip()
     if not text:
         count = min(max(DEFAULT_PLAYERS, variant.min_players), variant.max_players)
         return [""] * count
-    if text.isdigit():
-        count = int(text)
-        names = [""] * count
-    else:
-        names = [name.strip() for name in text.replace(";", ",").split(",")]
-        names = [name for name in names if name]
-        if any(len(name) > MAX_NAME_LENGTH for name in names):
-            raise ValueError(
-                gettext("A name may be at most %(num)d characters long.", num=MAX_NAME_LENGTH)
+    try:
+        if text.isascii() and text.isdigit():
+            names = [""] * whole_number(text, low=0, high=MAX_PLAYERS)
+        else:
+            parts = [name for name in text.replace(";", ",").split(",") if name.strip()]
+            read, reasons = read_names(parts)
+            if reasons:
+                raise GameRefused(reasons)
+            names = list(read)
+        variant.check_players(len(names))
+    except GameRefused as refused:
+        raise ValueError(describe_reason(refused.reasons[0])) from None
+    except RefereeError as error:
+        if error.code == "out_of_range":
+            error = PlayersError(
+                players=text, min_players=variant.min_players, max_players=variant.max_players
             )
-        if len({name.casefold() for name in names}) != len(names):
-            raise ValueError(gettext("Two players have the same name."))
-        count = len(names)
-    if not variant.min_players <= count <= variant.max_players:
-        raise ValueError(
-            gettext(
-                "This variant is for %(low)s to %(high)s players, not %(players)s.",
-                low=variant.min_players,
-                high=variant.max_players,
-                players=count,
-            )
-        )
+        raise ValueError(describe_error(error)) from None
     return names
 
 

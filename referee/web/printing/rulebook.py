@@ -134,7 +134,7 @@ def _contract_set_sizes(variant: Variant) -> set[int]:
 
 def facts_of(variant: Variant) -> tuple[str, ...]:
     facts = [
-        ngettext("%(num)d player", "%(num)d players", variant.max_players, num=variant.max_players)
+        ngettext("%(num)d player", "%(num)d players", variant.max_players)
         if variant.min_players == variant.max_players
         else gettext(
             "%(low)d to %(high)d players", low=variant.min_players, high=variant.max_players
@@ -174,6 +174,7 @@ def _goal(variant: Variant) -> str:
 
 def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...], tuple[str, ...]]:
     """Header, rows and the contract texts (contracts) or the deal by players (rummy)."""
+    head: tuple[str, ...]
     if variant.has_contracts:
         head = (gettext("Round"), gettext("Contract"), gettext("Cards dealt"))
         rows = []
@@ -684,14 +685,14 @@ def _section_buying(variant: Variant) -> Section:
             gettext("No buying: only the player whose turn it is takes from the discard pile."),
         )
         return Section(title=gettext("Buying"), paragraphs=paragraphs)
-    paragraphs = [
+    said = [
         gettext(
             "If the player whose turn it is does not want the card just discarded, another "
             "player may buy it out of turn, the nearest to the left first."
         )
     ]
     if variant.buy_penalty_cards:
-        paragraphs.append(
+        said.append(
             ngettext(
                 "A buyer also takes %(num)d penalty card from the stock.",
                 "A buyer also takes %(num)d penalty cards from the stock.",
@@ -699,8 +700,8 @@ def _section_buying(variant: Variant) -> Section:
             )
         )
     else:
-        paragraphs.append(gettext("A buy costs no penalty card."))
-    paragraphs.append(
+        said.append(gettext("A buy costs no penalty card."))
+    said.append(
         ngettext(
             "Each player may buy at most %(num)d time per round.",
             "Each player may buy at most %(num)d times per round.",
@@ -708,8 +709,8 @@ def _section_buying(variant: Variant) -> Section:
         )
     )
     if variant.buy_before_contract_only and variant.has_contracts:
-        paragraphs.append(gettext("Once your contract is down, you may not buy any more."))
-    return Section(title=gettext("Buying"), paragraphs=tuple(paragraphs))
+        said.append(gettext("Once your contract is down, you may not buy any more."))
+    return Section(title=gettext("Buying"), paragraphs=tuple(said))
 
 
 def _section_going_out(variant: Variant) -> Section:

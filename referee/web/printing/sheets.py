@@ -238,7 +238,9 @@ def render_sheet(sheet: Sheet) -> Built:
         invariant=1,
         lang=sheet.lang,
         pageCompression=1,
-        initialFontName=FONT,
+        # The page's first font; otherwise ReportLab names an unembedded Helvetica in the PDF.
+        # (types-reportlab types it as a float, but ReportLab takes the font's name.)
+        initialFontName=FONT,  # type: ignore[arg-type]
         initialFontSize=10,
     )
     canvas.setTitle(f"{sheet.title} · {sheet.labels['title']}")
@@ -266,6 +268,24 @@ class _Grid:
     sub: float
     row: float
     total: float
+    rows: int
+
+    @property
+    def header_bottom(self) -> float:
+        return self.top - self.head - self.sub
+
+    @property
+    def rows_bottom(self) -> float:
+        return self.header_bottom - self.row * self.rows
+
+    @property
+    def low(self) -> float:
+        """The bottom of the grid, under the totals row."""
+        return self.rows_bottom - self.total
+
+    def total_x(self, seat: int) -> float:
+        """The middle of a player's running-total strip."""
+        return self.column(seat) + self.score + (self.player - self.score) / 2
 
     @property
     def x_contract(self) -> float:
@@ -292,7 +312,8 @@ def _grid(sheet: Sheet, width: float, height: float) -> _Grid:
     head, sub, total = 30.0, 13.0, 24.0
     room = top - (MARGIN + 40) - head - sub - total
     row = min(MAX_ROW_HEIGHT, room / max(1, len(sheet.rows)))
-    return _Grid(left, right, top, contract, player, player * 0.56, head, sub, row, total)
+    rows = len(sheet.rows)
+    return _Grid(left, right, top, contract, player, player * 0.56, head, sub, row, total, rows)
 
 
 #: Rows never grow taller than this: a few lines for notes stay below the grid.
@@ -300,54 +321,57 @@ MAX_ROW_HEIGHT = 72.0
 
 
 def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
-    labels = sheet.labels
-    top = height - MARGIN
     grid = _grid(sheet, width, height)
-    players = sheet.players
-    rows = sheet.rows
-    header_bottom = grid.top - grid.head - grid.sub
-    rows_bottom = header_bottom - grid.row * len(rows)
-    grid_low = rows_bottom - grid.total
+    _draw_title(canvas, sheet, width, height)
+    _draw_fills(canvas, sheet, grid)
+    _draw_header(canvas, sheet, grid)
+    for index, row in enumerate(sheet.rows):
+        _draw_row(canvas, sheet, grid, index, row)
+    _draw_totals(canvas, sheet, grid)
+    _draw_lines(canvas, sheet, grid)
+    # Under the grid: the winner.
+    _write_line(canvas, grid.left, grid.low - 26, 280, sheet.labels["winner"], sheet.winner)
+    _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
 
-    # Title, subtitle and the date line.
+
+def _draw_title(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
+    """Title, subtitle and the date line."""
+    top = height - MARGIN
     canvas.setFillColorRGB(*INK)
-    title = f"{sheet.title} — {labels['title']}"
+    title = f"{sheet.title} — {sheet.labels['title']}"
     canvas.setFont(FONT_BOLD, _fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
     canvas.drawString(MARGIN, top - 14, title)
     canvas.setFont(FONT, 8.5)
     canvas.setFillColorRGB(*MUTED)
     canvas.drawString(MARGIN, top - 27, sheet.subtitle)
     canvas.setFillColorRGB(*INK)
-    _write_line(canvas, width - MARGIN - 180, top - 14, 180, labels["date"], sheet.date)
+    _write_line(canvas, width - MARGIN - 180, top - 14, 180, sheet.labels["date"], sheet.date)
 
-    # Fills first: the header band, the running-total strips, the totals row.
+
+def _draw_fills(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
+    """Fills first: the header band, the running-total strips, the totals row."""
     canvas.setFillColorRGB(*SHADE)
-    canvas.rect(grid.left, header_bottom, grid.right - grid.left, grid.head + grid.sub, 0, 1)
-    canvas.rect(grid.left, grid_low, grid.right - grid.left, grid.total, 0, 1)
-    for seat in range(len(players)):
-        left = grid.column(seat)
-        canvas.rect(
-            left + grid.score,
-            rows_bottom,
-            grid.player - grid.score,
-            header_bottom - rows_bottom,
-            0,
-            1,
-        )
+    width = grid.right - grid.left
+    canvas.rect(grid.left, grid.header_bottom, width, grid.head + grid.sub, 0, 1)
+    canvas.rect(grid.left, grid.low, width, grid.total, 0, 1)
+    strip = grid.header_bottom - grid.rows_bottom
+    for seat in range(len(sheet.players)):
+        left = grid.column(seat) + grid.score
+        canvas.rect(left, grid.rows_bottom, grid.player - grid.score, strip, 0, 1)
 
-    # Header text.
+
+def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
+    """The column labels and each player's name (or a line to write one on)."""
+    labels = sheet.labels
     canvas.setFillColorRGB(*INK)
-    label_y = header_bottom + 4
+    label_y = grid.header_bottom + 4
     canvas.setFont(FONT_BOLD, 7.5)
     canvas.drawCentredString(grid.left + ROUND_COL / 2, label_y, "#")
     if grid.contract:
         canvas.drawString(grid.x_contract + 4, label_y, labels["contract"])
-    canvas.drawCentredString(
-        grid.x_dealt + DEALT_COL / 2,
-        label_y,
-        _shorten(labels["dealt"], DEALT_COL - 3, 7.5, FONT_BOLD),
-    )
-    for seat, name in enumerate(players):
+    dealt = _shorten(labels["dealt"], DEALT_COL - 3, 7.5, FONT_BOLD)
+    canvas.drawCentredString(grid.x_dealt + DEALT_COL / 2, label_y, dealt)
+    for seat, name in enumerate(sheet.players):
         left = grid.column(seat)
         if name:
             canvas.setFont(FONT_BOLD, _fit(name, FONT_BOLD, 11, grid.player - 6))
@@ -358,84 +382,72 @@ def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
             canvas.line(left + 5, grid.top - 22, left + grid.player - 5, grid.top - 22)
         canvas.setFont(FONT, 6.5)
         canvas.setFillColorRGB(*MUTED)
-        canvas.drawCentredString(
-            left + grid.score / 2, label_y, _shorten(labels["score"], grid.score - 2, 6.5)
-        )
-        canvas.drawCentredString(
-            left + grid.score + (grid.player - grid.score) / 2,
-            label_y,
-            _shorten(labels["total"], grid.player - grid.score - 2, 6.5),
-        )
+        score = _shorten(labels["score"], grid.score - 2, 6.5)
+        canvas.drawCentredString(left + grid.score / 2, label_y, score)
+        total = _shorten(labels["total"], grid.player - grid.score - 2, 6.5)
+        canvas.drawCentredString(grid.total_x(seat), label_y, total)
         canvas.setFillColorRGB(*INK)
 
-    # Rows.
-    for index, row in enumerate(rows):
-        bottom = header_bottom - grid.row * (index + 1)
-        middle = bottom + grid.row / 2
-        canvas.setFont(FONT_BOLD, 11)
-        canvas.drawCentredString(grid.left + ROUND_COL / 2, middle - 4, row.label)
-        if grid.contract:
-            _draw_contract(canvas, grid, row, middle, labels)
-        canvas.setFont(FONT, 10)
-        canvas.drawCentredString(grid.x_dealt + DEALT_COL / 2, middle - 3.5, row.dealt)
-        for seat, name in enumerate(players):
-            left = grid.column(seat)
-            score = row.scores[seat] if seat < len(row.scores) else None
-            total = row.totals[seat] if seat < len(row.totals) else None
-            if score is not None:
-                canvas.setFont(FONT_BOLD, 12)
-                canvas.drawCentredString(left + grid.score / 2, middle - 4, str(score))
-            if total is not None:
-                canvas.setFont(FONT, 10)
-                canvas.drawCentredString(
-                    left + grid.score + (grid.player - grid.score) / 2, middle - 3.5, str(total)
-                )
-            if name and row.went_out == name:
-                canvas.setFont(FONT, 6.5)
-                canvas.setFillColorRGB(*ACCENT)
-                canvas.drawString(left + 3, bottom + 3, "★ " + labels["out"])
-                canvas.setFillColorRGB(*INK)
 
-    # The totals row.
+def _draw_row(canvas: Canvas, sheet: Sheet, grid: _Grid, index: int, row: SheetRow) -> None:
+    """One round: its number, contract, cards dealt, and each player's score and total."""
+    bottom = grid.header_bottom - grid.row * (index + 1)
+    middle = bottom + grid.row / 2
+    canvas.setFont(FONT_BOLD, 11)
+    canvas.drawCentredString(grid.left + ROUND_COL / 2, middle - 4, row.label)
+    if grid.contract:
+        _draw_contract(canvas, grid, row, middle, sheet.labels)
+    canvas.setFont(FONT, 10)
+    canvas.drawCentredString(grid.x_dealt + DEALT_COL / 2, middle - 3.5, row.dealt)
+    for seat, name in enumerate(sheet.players):
+        left = grid.column(seat)
+        score = row.scores[seat] if seat < len(row.scores) else None
+        total = row.totals[seat] if seat < len(row.totals) else None
+        if score is not None:
+            canvas.setFont(FONT_BOLD, 12)
+            canvas.drawCentredString(left + grid.score / 2, middle - 4, str(score))
+        if total is not None:
+            canvas.setFont(FONT, 10)
+            canvas.drawCentredString(grid.total_x(seat), middle - 3.5, str(total))
+        if name and row.went_out == name:
+            canvas.setFont(FONT, 6.5)
+            canvas.setFillColorRGB(*ACCENT)
+            canvas.drawString(left + 3, bottom + 3, "★ " + sheet.labels["out"])
+            canvas.setFillColorRGB(*INK)
+
+
+def _draw_totals(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
     canvas.setFont(FONT_BOLD, 9)
-    canvas.drawString(
-        grid.x_contract + 4 if grid.contract else grid.left + 3, grid_low + 8, labels["total"]
-    )
-    for seat in range(len(players)):
-        total = sheet.totals[seat] if seat < len(sheet.totals) else None
+    x = grid.x_contract + 4 if grid.contract else grid.left + 3
+    canvas.drawString(x, grid.low + 8, sheet.labels["total"])
+    for seat, total in enumerate(sheet.totals[: len(sheet.players)]):
         if total is not None:
             canvas.setFont(FONT_BOLD, 12)
-            canvas.drawCentredString(grid.column(seat) + grid.player / 2, grid_low + 8, str(total))
+            canvas.drawCentredString(grid.column(seat) + grid.player / 2, grid.low + 8, str(total))
 
-    # Lines last, over the fills.
+
+def _draw_lines(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
+    """Lines last, over the fills."""
     canvas.setStrokeColorRGB(*RULE)
     canvas.setLineWidth(0.5)
-    for index in range(1, len(rows)):
-        y = header_bottom - grid.row * index
+    for index in range(1, len(sheet.rows)):
+        y = grid.header_bottom - grid.row * index
         canvas.line(grid.left, y, grid.right, y)
-    for seat in range(len(players)):
+    for seat in range(len(sheet.players)):
         x = grid.column(seat) + grid.score
-        canvas.line(x, rows_bottom, x, grid.top - grid.head)
+        canvas.line(x, grid.rows_bottom, x, grid.top - grid.head)
     canvas.setStrokeColorRGB(*INK)
     canvas.setLineWidth(0.8)
-    for x in (
-        (grid.x_contract, grid.x_dealt, grid.x_players)
-        if grid.contract
-        else (grid.x_contract, grid.x_players)
-    ):
-        canvas.line(x, grid_low, x, grid.top)
+    dividers = [grid.x_contract, grid.x_dealt, grid.x_players]
+    for x in dividers if grid.contract else [grid.x_contract, grid.x_players]:
+        canvas.line(x, grid.low, x, grid.top)
     canvas.setLineWidth(1.2)
-    for seat in range(1, len(players)):
+    for seat in range(1, len(sheet.players)):
         x = grid.column(seat)
-        canvas.line(x, grid_low, x, grid.top)
-    canvas.line(grid.left, header_bottom, grid.right, header_bottom)
-    canvas.line(grid.left, rows_bottom, grid.right, rows_bottom)
-    canvas.rect(grid.left, grid_low, grid.right - grid.left, grid.top - grid_low, 1, 0)
-
-    # Under the grid: the winner.
-    _write_line(canvas, grid.left, grid_low - 26, 280, labels["winner"], sheet.winner)
-
-    _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
+        canvas.line(x, grid.low, x, grid.top)
+    canvas.line(grid.left, grid.header_bottom, grid.right, grid.header_bottom)
+    canvas.line(grid.left, grid.rows_bottom, grid.right, grid.rows_bottom)
+    canvas.rect(grid.left, grid.low, grid.right - grid.left, grid.top - grid.low, 1, 0)
 
 
 def _draw_contract(
