@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask, abort, render_template_string, request
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectChoice, StringField, SubmitField
 from wtforms.validators import DataRequired
@@ -365,12 +365,14 @@ def test_form_macro_puts_errors_next_to_their_field(app: Flask) -> None:
     assert 'value="5"' in html  # what was typed stays in the field
 
 
-def test_db_upgrade_command_brings_the_schema_up_to_date(app: Flask) -> None:
+def test_db_upgrade_command_brings_the_schema_up_to_date(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
     from sqlalchemy import inspect
 
     from referee.web.database import database
 
-    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     assert "up to date" in result.output
     tables = set(inspect(database(app).engine).get_table_names())

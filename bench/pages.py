@@ -1,0 +1,111 @@
+"""Page benchmark: how long the pages people open most take to render, in process, and the
+ratios that must hold as games grow.
+
+Plain script, not run in CI: `python bench/pages.py [--database URL]` (about 20 s).
+- the edit page of a fresh game, and of a game with 1,000 corrections in its history
+  (it reads only the history it shows: the two should be close);
+- `/` (start a game) against a game's view page (the start page must not draw every house
+  rule's input for every visitor);
+- the view page, the polled score table (unchanged: 204) and the game as JSON.
+Times are medians of warm requests through Flask's test client, in milliseconds; sizes are
+the bytes sent, before compression.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from flask.testing import FlaskClient
+
+from referee.engine.game import Game, SeatResult
+from referee.web import create_app
+from referee.web.games import store
+
+OUT = SeatResult(went_out=True)
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def timed(call: Callable[[], object], repeat: int) -> float:
+    """The median time of `repeat` calls after two warm-up calls, in milliseconds."""
+    for _ in range(2):
+        call()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def new_game(corrections: int) -> tuple[str, str]:
+    """A game three rounds in; then round 2 corrected `corrections` times."""
+    stored, token = store.create(Game.start("contract", PLAYERS), lang="en")
+    for number in range(1, 4):
+        results = [OUT, SeatResult(penalty=20), SeatResult(penalty=35), SeatResult(penalty=5)]
+        stored = store.enter_round(stored.id, number, results, version=None)
+    for index in range(corrections):
+        points = 10 + 5 * (index % 2)  # alternate between 10 and 15
+        results = [OUT, SeatResult(penalty=points), SeatResult(penalty=35), SeatResult(penalty=5)]
+        stored = store.correct_round(stored.id, 2, results, version=None)
+    return stored.id, token
+
+
+def get(client: FlaskClient, url: str, status: int = 200, **headers: str) -> Callable[[], int]:
+    def call() -> int:
+        response = client.get(url, headers=headers)
+        assert response.status_code == status, (url, response.status_code)
+        return len(response.data)
+
+    return call
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", help="a database URL (default: a new SQLite file)")
+    parser.add_argument("--repeat", type=int, default=60)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="rummy-bench-"))
+    url = args.database or f"sqlite:///{folder / 'bench.sqlite3'}"
+    app = create_app(
+        {"SECRET_KEY": "bench", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False},
+        instance_path=str(folder / "instance"),
+    )
+    client = app.test_client()
+    with app.test_request_context("/"):
+        fresh_id, fresh_token = new_game(0)
+        long_id, long_token = new_game(1000)
+        history = len(store.history(long_id))
+    print(f"database: {url.split('://')[0]}; the long game has {history} changes\n")
+
+    rows = [
+        ("edit page, fresh game", get(client, f"/games/{fresh_id}/edit/{fresh_token}")),
+        ("edit page, 1,000 corrections", get(client, f"/games/{long_id}/edit/{long_token}")),
+        ("view page", get(client, f"/games/{fresh_id}")),
+        ("start page /", get(client, "/")),
+        ("polled table, unchanged (204)", get(
+            client, f"/games/{fresh_id}/live?since=4", 204, **{"HX-Request": "true"}
+        )),
+        ("game as JSON (API)", get(client, f"/api/v1/games/{fresh_id}")),
+    ]  # fmt: skip
+    results = {}
+    print(f"{'page':34} {'median ms':>10} {'bytes':>8}")
+    for name, call in rows:
+        size = call()
+        results[name] = timed(call, args.repeat)
+        print(f"{name:34} {results[name]:>10.2f} {size:>8}")
+    edit_ratio = results["edit page, 1,000 corrections"] / results["edit page, fresh game"]
+    start_ratio = results["start page /"] / results["view page"]
+    print(f"\nedit page, 1,000 corrections / fresh: {edit_ratio:.2f}x (goal: at most 1.5x)")
+    print(f"start page / view page:               {start_ratio:.2f}x (goal: at most 2x)")
+
+
+if __name__ == "__main__":
+    main()
