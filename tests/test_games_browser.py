@@ -162,3 +162,39 @@ def test_buys_and_the_card_picker_skipping_who_went_out(
     expect(page.locator('fieldset.seat[data-seat="1"] .buys output')).to_have_text(
         "Buys left: 1 of 3"
     )
+
+
+def test_house_rules_open_on_the_start_page_and_start_the_game(
+    page: Page, live_server: str, screenshot_dir: Path, console_errors: list[str]
+) -> None:
+    page.goto(live_server + "/")
+    for seat, name in enumerate(PLAYERS[:3]):
+        page.locator(f"#players-{seat}").fill(name)
+    assert page.locator('input[name="hr_buying"]').count() == 0  # not drawn until opened
+    page.locator("#house-rules-summary").tap()
+    buying = page.locator('input[name="hr_buying"]')
+    expect(buying).to_be_visible()
+    expect(page.locator("#house-rules-summary")).to_be_focused()  # the tap's place is kept
+    buying.check()
+    # Another variant keeps the rules open, with its own values.
+    page.locator("#variant").select_option("rummy")
+    expect(page.locator('input[name="hr_target"]')).to_have_value("100")
+    page.locator("#variant").select_option("contract")
+    page.locator('input[name="hr_buying"]').check()
+    page.screenshot(path=str(screenshot_dir / "games-house-rules.png"), full_page=True)
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.get_by_role("heading", name=re.compile("Enter round 1"))).to_be_visible()
+    expect(page.locator(".rules-in-force")).to_contain_text("1 house rule in force")
+    assert console_errors == []
+
+
+def test_house_rules_open_without_javascript(browser: Browser, live_server: str) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.locator("#players-0").fill("Ann")
+    page.locator("#house-rules-summary").click()
+    page.get_by_role("button", name="Change the house rules").click()
+    expect(page.locator('input[name="hr_buying"]')).to_be_visible()
+    expect(page.locator("#players-0")).to_have_value("Ann")  # nothing typed is lost
+    context.close()
