@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from referee.engine.cards import parse_cards
 from referee.engine.game import (
     MAX_NAME,
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
     Action,
     Change,
     Game,
@@ -41,7 +42,7 @@ def reasons_of(
 
 
 def test_a_new_game_has_no_rounds_and_version_1() -> None:
-    game = Game.start("contract", ["Ann", " Bo ", "Cy"], first_dealer="Bo")
+    game = Game.start("contract", ["Ann", " Bo ", "Cy"], first_dealer=" bo")
     assert game.players == ("Ann", "Bo", "Cy")
     assert game.first_dealer == 1 and game.version == 1 and game.rounds == ()
     assert game.next_round == 1 and not game.finished and game.winners == ()
@@ -50,19 +51,18 @@ def test_a_new_game_has_no_rounds_and_version_1() -> None:
 def test_starting_refuses_every_bad_name_at_once() -> None:
     with pytest.raises(GameRefused) as caught:
         Game.start("contract", ["Ann", "", "ann", "x" * (MAX_NAME + 1)])
-    assert [code for code, _, _ in reasons_of(caught)] == [
-        "empty_name",
-        "duplicate_name",
-        "name_too_long",
+    assert reasons_of(caught) == [
+        ("empty_name", 1, "players"),
+        ("duplicate_name", 2, "players"),
+        ("name_too_long", 3, "players"),
     ]
-    assert {where for _, _, where in reasons_of(caught)} == {"players"}
 
 
 def test_names_that_only_differ_in_form_are_the_same_name() -> None:
     # "Ａnn" (fullwidth A) and "ANN" read as "Ann" to the table.
     with pytest.raises(GameRefused) as caught:
         Game.start("contract", ["Ann", "Ａnn", "Bo"])
-    assert reasons_of(caught) == [("duplicate_name", None, "players")]
+    assert reasons_of(caught) == [("duplicate_name", 1, "players")]
 
 
 def test_starting_refuses_a_table_size_the_variant_does_not_allow() -> None:
@@ -370,3 +370,34 @@ def test_property_undoing_everything_gives_back_the_new_game(
         game = step.game
     assert game.rounds == () and game.standings == start.standings
     assert game.version == start.version + 2 * len(rounds)
+
+
+def test_rule_a_game_to_a_target_ends_when_it_runs_out_of_deals() -> None:
+    game = Game.start("rummy", ["Ann", "Bo"], house_rules={"target": 10000})
+    for number in range(1, MAX_ROUNDS_WITHOUT_CONTRACTS + 1):
+        game = game.enter_round(number, [OUT, held(10)] if number % 3 else [held(5), OUT]).game
+    assert game.finished and game.next_round is None
+    assert game.winners == (0,) and game.winner == 0
+    with pytest.raises(GameRefused) as caught:
+        game.enter_round(MAX_ROUNDS_WITHOUT_CONTRACTS + 1, [OUT, held(10)])
+    assert reasons_of(caught) == [("game_finished", None, "round")]
+
+
+def test_results_are_kept_as_the_hand_lies_and_a_seat_out_holds_nothing() -> None:
+    game = contract_game()
+    step = game.enter_round(
+        1,
+        [
+            SeatResult(went_out=True, penalty=0, cards=()),
+            SeatResult(cards=parse_cards("JK=7H 8H")),
+            held(25),
+        ],
+    )
+    kept = step.game.rounds[0].results
+    assert kept[0] == SeatResult(went_out=True)
+    assert [str(card) for card in kept[1].cards] == ["JK", "8H"] and kept[1].penalty == 20
+    # the same results again change nothing, however the joker was written
+    again = [OUT, SeatResult(cards=parse_cards("JK 8H")), held(25)]
+    with pytest.raises(GameRefused) as caught:
+        step.game.correct_round(1, again)
+    assert reasons_of(caught) == [("nothing_changed", None, "results")]

@@ -209,3 +209,35 @@ def test_a_finished_game_names_its_winners(client: FlaskClient) -> None:
         ).get_json()
         assert data["winners"] == ([] if number < 7 else ["Ann"])
     assert data["finished"] and data["winner"] == "Ann"
+
+
+def test_every_refused_body_answers_error_and_errors(client: FlaskClient) -> None:
+    game = _create(client)
+    url = f"/api/v1/games/{game['id']}/rounds"
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for data, code in (
+        ("{broken", "bad_json"),
+        ("[1, 2]", "not_an_object"),
+        ("[" * 5000, "bad_json"),
+    ):
+        answer = client.post(url, data=data, content_type="application/json", headers=auth)
+        assert answer.status_code == 400, data[:20]
+        body = answer.get_json()
+        assert body["error"]["code"] == code and body["errors"] == [body["error"]]
+    wrong = client.post(url, json=_round(1), headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 403 and wrong.get_json()["error"]["code"] == "bad_token"
+    assert wrong.get_json()["error"]["message"]
+    huge = client.post(url, json={"round": 1, "note": "x" * 70_000}, headers=auth)
+    assert huge.status_code == 413 and huge.get_json()["error"]["code"] == "payload_too_large"
+
+
+def test_cards_that_are_not_text_are_a_reason_about_the_cards(client: FlaskClient) -> None:
+    game = _create(client)
+    body = _round(1)
+    body["results"][2] = {"player": "Cy", "cards": {"7H": 1}}
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    answer = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=auth)
+    assert answer.status_code == 400
+    assert [(e["code"], e["player"], e["field"]) for e in answer.get_json()["errors"]] == [
+        ("bad_input", "Cy", "cards")
+    ]

@@ -180,6 +180,7 @@ def test_house_rules_open_on_the_start_page_and_start_the_game(
     page.locator("#variant").select_option("rummy")
     expect(page.locator('input[name="hr_target"]')).to_have_value("100")
     page.locator("#variant").select_option("contract")
+    expect(page.locator('input[name="hr_target"]')).to_have_value("")  # contract's own, swapped in
     page.locator('input[name="hr_buying"]').check()
     page.screenshot(path=str(screenshot_dir / "games-house-rules.png"), full_page=True)
     page.get_by_role("button", name="Start the game").tap()

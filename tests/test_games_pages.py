@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from html import unescape
 from typing import Any
 
 import brotli
@@ -286,3 +287,72 @@ def test_number_fields_of_the_start_form_never_answer_500(client: FlaskClient) -
             answer = client.post("/", data=data)
             assert answer.status_code == 400, (field, value)
             assert f'value="{value}"' in answer.get_data(as_text=True)  # what was typed stays
+
+
+def test_the_first_dealer_is_the_name_in_the_chosen_seat(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "", "Cy", "Dee"], first_dealer="2")  # the 3rd seat: Cy
+    game_id = location.split("/")[2]
+    with client.application.test_request_context("/"):
+        game = store.load(game_id).game
+    assert game.players == ("Ann", "Cy", "Dee") and game.first_dealer == 1
+    data = {"variant": "contract", "first_dealer": "5", "lang": "en", "start": "1"}
+    data.update({"players-0": "Ann", "players-1": "Bo", "players-2": "Cy"})
+    page = client.post("/", data=data)
+    assert page.status_code == 400 and "Player 6" in page.get_data(as_text=True)
+
+
+def test_a_stale_correction_takes_the_other_phones_going_out(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    first = _round_data(1, 1, "0", **{"seats-1-penalty": "20", "seats-2-penalty": "10"})
+    assert client.post(location + "/rounds", data=first).status_code == 303
+    # Phone B: Bo went out, not Ann (who had 15 left).
+    theirs = _round_data(2, 1, "1", **{"seats-0-penalty": "15", "seats-2-penalty": "10"})
+    assert client.post(location + "/rounds/1", data=theirs).status_code == 303
+    # Phone A, still on version 2, changes only Cy's 10 to 25.
+    mine = _round_data(2, 1, "0", **{"seats-1-penalty": "20", "seats-2-penalty": "25"})
+    answer = client.post(location + "/rounds/1", data=mine)
+    assert answer.status_code == 409
+    page = answer.get_data(as_text=True)
+    assert re.search(r'name="went_out" value="1" checked', page)  # Bo out, as B saved
+    assert re.search(r'name="seats-0-penalty"[^>]*value="15"', page)  # Ann's 15 from B
+    assert re.search(r'name="seats-2-penalty"[^>]*value="25"', page)  # A's own change kept
+    again = _form_values(page)
+    assert client.post(location + "/rounds/1", data=again).status_code == 303
+    with client.application.test_request_context("/"):
+        game = store.load(location.split("/")[2]).game
+    assert game.rounds[0].scores == (15, 0, 25)
+
+
+def test_a_round_entered_by_cards_is_corrected_by_its_cards(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    data = _round_data(1, 1, "0", **{"seats-1-cards": "QS 5H", "seats-2-penalty": "10"})
+    assert client.post(location + "/rounds", data=data).status_code == 303
+    page = client.get(location + "/rounds/1").get_data(as_text=True)
+    assert re.search(r'name="seats-1-cards"[^>]*>QS 5H<|value="QS 5H"', page)
+    assert not re.search(r'name="seats-1-penalty"[^>]*value="15"', page)
+    fixed = _form_values(page)
+    fixed["seats-1-cards"] = "5H"
+    assert client.post(location + "/rounds/1", data=fixed).status_code == 303
+    with client.application.test_request_context("/"):
+        game = store.load(location.split("/")[2]).game
+    assert game.rounds[0].scores == (0, 5, 10)
+
+
+def _form_values(html: str) -> dict[str, str]:
+    """What the round form on a page would post as it stands."""
+    form = html[html.index('<form class="form round-form"') :]
+    form = form[: form.index("</form>")]
+    data: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if not name:
+            continue
+        if 'type="radio"' in tag or 'type="checkbox"' in tag:
+            if " checked" in tag:
+                data[name.group(1)] = value.group(1) if value else "y"
+        else:
+            data[name.group(1)] = value.group(1) if value else ""
+    for name, text in re.findall(r'<textarea[^>]*name="([^"]+)"[^>]*>([^<]*)</textarea>', form):
+        data[name] = unescape(text.strip())
+    return data

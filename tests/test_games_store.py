@@ -86,7 +86,7 @@ def test_stale_version_is_refused_and_says_what_changed(ctx: Flask) -> None:
     add_round(game.id, 1, ALICE_OUT, version=game.version)
     with pytest.raises(Conflict) as caught:
         add_round(game.id, 2, ALICE_OUT, version=game.version)
-    assert caught.value.status == 409
+    assert caught.value.code == "stale_version" and caught.value.current == 2
     assert [(e.change.action.value, e.change.round) for e in caught.value.since] == [("add", 1)]
     assert len(load(game.id).rounds) == 1
 

@@ -97,6 +97,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "game_not_found": {},
     "stale_version": {"version": 3, "current": 4},
     "missing_token": {},
+    "bad_token": {},
     "bad_import": {},
     "mark_who_went_out": {},
     "check_fields": {},

@@ -11,9 +11,9 @@ import pytest
 from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
-from referee.engine.cards import LANGUAGES, LOCAL_RANK_LETTERS, RANKS, SUITS
-from referee.web.picker import card_picker_setup, local_letter
-from referee.web.refereeing.checks import format_local, split_melds
+from referee.engine.cards import LANGUAGES, LOCAL_RANK_LETTERS
+from referee.web.picker import card_picker_setup
+from referee.web.refereeing.checks import split_melds
 
 HTMX = {"HX-Request": "true", "HX-Target": "verdict"}
 
@@ -415,19 +415,6 @@ def test_the_picker_macro_renders_a_plain_field_and_a_hidden_grid(app: Flask) ->
     assert 'data-card="JK"' not in html  # no jokers in this game
     assert 'aria-label="Kreuz-Dame"' in html
     assert html.count('class="cp-key') == 52
-
-
-def test_local_letters_both_ways() -> None:
-    from referee.engine.cards import parse_cards
-
-    for lang in LANGUAGES:
-        for suit in SUITS:
-            for rank in RANKS:
-                text = f"{local_letter(rank, lang)}{suit.symbol}"
-                assert parse_cards(text, lang)[0].rank is rank
-    cards = parse_cards("QC 10H JK=7H JK", "en")
-    assert format_local(cards, "de") == "D♣ 10♥ JK=7♥ JK"
-    assert format_local(cards, "nl") == "V♣ 10♥ JK=7♥ JK"
 
 
 def test_melds_are_split_by_lines_or_bars() -> None:

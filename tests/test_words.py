@@ -15,6 +15,7 @@ from referee.engine.cards import Card, Rank, Suit
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, get_variant
 from referee.web.words import (
     card_label,
+    cards_notation,
     choice_label,
     contract_text,
     house_rule_help,
@@ -83,7 +84,7 @@ def test_contract_text_for_every_round_of_every_variant() -> None:
     assert words("nl", contract_text, Contract(sets=1, runs=2, run_size=3)) == (
         "1 set van 3 en 2 reeksen van 3"
     )
-    assert words("es", contract_text, {"sets": 3, "runs": 0}) == "3 tríos de 3"
+    assert words("es", contract_text, Contract(sets=3, runs=0)) == "3 tríos de 3"
     for variant in VARIANTS.values():
         for contract in variant.contracts:
             for lang in LANGUAGES:
@@ -194,3 +195,16 @@ def test_house_rule_values_of_each_kind() -> None:
     assert words("en", house_rule_value, "shoe", shoe) == "3–4 players: 2 decks, 4 jokers"
     points = words("de", house_rule_value, "rank_points", contract.rank_points)
     assert points.startswith("A 15, 2 5") and "D 10" in points  # the German queen is D
+
+
+def test_local_letters_both_ways() -> None:
+    from referee.engine.cards import RANKS, SUITS, parse_cards
+
+    for lang in LANGUAGES:
+        for suit in SUITS:
+            for rank in RANKS:
+                text = f"{rank_label(rank, lang)}{suit.symbol}"
+                assert parse_cards(text, lang)[0].rank is rank
+    cards = parse_cards("QC 10H JK=7H JK", "en")
+    assert cards_notation(cards, "de") == "D♣ 10♥ JK=7♥ JK"
+    assert cards_notation(cards, "nl") == "V♣ 10♥ JK=7♥ JK"

@@ -3,7 +3,7 @@
 `Game` is a frozen state. Every operation a table performs on it comes as pokerkit's trio:
 `verify_x()` raises `GameRefused` with every reason at once (each naming its seat and field),
 `can_x()` answers yes or no, and `x()` returns a `Step`: the next state and the `Change` that
-the history keeps. Undo takes that change back, so the history is the only memory a game needs.
+the history keeps. Undo is given the newest change not yet taken back, and takes it back.
 
 Glossary: a *seat* is a player's place at the table (0-based, in seat order); a *round* is one
 deal with its contract (a game without contracts counts deals); a *result* is how a seat's
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
@@ -29,13 +29,15 @@ from .scoring import (
     max_hand_size,
     penalty_of,
     possible_penalty,
-    score_round,
+    scores_of,
     standings,
 )
-from .variants import Contract, Scoring, ShoeRule, Variant, get_variant
+from .variants import HOUSE_RULES, Contract, Scoring, ShoeRule, Variant, get_variant
 
 #: The longest player name, in characters.
 MAX_NAME: Final = 24
+#: The most seats at any table a variant or house rule allows.
+MAX_SEATS: Final = HOUSE_RULES["max_players"].high
 #: Deals in a game that runs to a target score: far beyond any real evening.
 MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
 _EMPTY: Final[Params] = MappingProxyType({})
@@ -69,16 +71,17 @@ class GameRefused(RefereeError):
         self.reasons: tuple[Reason, ...] = tuple(reasons)
 
 
+def reason(
+    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
+) -> Reason:
+    """A reason to refuse, with its params, said of a seat and an input where there is one."""
+    return Reason(code, MappingProxyType(params), player, field)
+
+
 def _refuse(
     code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
 ) -> GameRefused:
-    return GameRefused([Reason(code, MappingProxyType(params), player, field)])
-
-
-def _reason(
-    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
-) -> Reason:
-    return Reason(code, MappingProxyType(params), player, field)
+    return GameRefused([reason(code, player=player, field=field, **params)])
 
 
 # -- rounds and changes -----------------------------------------------------------------------
@@ -167,23 +170,22 @@ def name_key(name: str) -> str:
 def read_names(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:
     """The names cleaned, and every reason they cannot be a table's players."""
     if isinstance(players, str) or not isinstance(players, Sequence):
-        return (), [_reason("bad_input", field="players")]
+        return (), [reason("bad_input", field="players")]
     names: list[str] = []
     reasons: list[Reason] = []
     seen: set[str] = set()
-    for raw in players:
+    for seat, raw in enumerate(players):
         if not isinstance(raw, str):
-            reasons.append(_reason("bad_input", field="players"))
+            reasons.append(reason("bad_input", player=seat, field="players"))
             continue
         name = clean_name(raw)
         if not name:
-            reasons.append(_reason("empty_name", field="players"))
+            reasons.append(reason("empty_name", player=seat, field="players"))
         elif len(name) > MAX_NAME:
-            reasons.append(
-                _reason("name_too_long", field="players", name=name[:MAX_NAME], max=MAX_NAME)
-            )
+            too_long = {"name": name[:MAX_NAME], "max": MAX_NAME}
+            reasons.append(reason("name_too_long", player=seat, field="players", **too_long))
         elif name_key(name) in seen:
-            reasons.append(_reason("duplicate_name", field="players", name=name))
+            reasons.append(reason("duplicate_name", player=seat, field="players", name=name))
         seen.add(name_key(name))
         names.append(name)
     return tuple(names), reasons
@@ -195,9 +197,12 @@ def _first_dealer(players: Sequence[str], first_dealer: int | str | None) -> int
     if isinstance(first_dealer, int) and not isinstance(first_dealer, bool):
         if 0 <= first_dealer < len(players):
             return first_dealer
-    elif isinstance(first_dealer, str) and first_dealer in players:
-        return players.index(first_dealer)
-    return _reason("unknown_player", field="first_dealer", name=str(first_dealer)[:40])
+    elif isinstance(first_dealer, str):
+        keys = [name_key(name) for name in players]
+        wanted = name_key(clean_name(first_dealer))
+        if wanted in keys:
+            return keys.index(wanted)
+    return reason("unknown_player", field="first_dealer", name=str(first_dealer)[:40])
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -293,7 +298,11 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        return self.standings.finished
+        """Over by the variant's rules, or a game to a target that ran out of deals."""
+        endless = self.variant.rounds is None
+        return self.standings.finished or (
+            endless and len(self.rounds) >= MAX_ROUNDS_WITHOUT_CONTRACTS
+        )
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -303,7 +312,8 @@ class Game:
     @property
     def winner(self) -> int | None:
         """The one winning seat, or None while playing or when the win is shared."""
-        return self.standings.winner
+        winners = self.winners
+        return winners[0] if len(winners) == 1 else None
 
     def running_totals(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's total after each round."""
@@ -317,12 +327,7 @@ class Game:
     @property
     def next_round(self) -> int | None:
         """The number of the round to enter next, None once the game is over."""
-        if self.finished:
-            return None
-        number = len(self.rounds) + 1
-        if self.variant.rounds is None and number > MAX_ROUNDS_WITHOUT_CONTRACTS:
-            return None
-        return number
+        return None if self.finished else len(self.rounds) + 1
 
     @property
     def shoe(self) -> ShoeRule:
@@ -444,9 +449,9 @@ class Game:
     def _round_reasons(self, results: Sequence[SeatResult]) -> list[Reason]:
         out = [seat for seat, r in enumerate(results) if r.went_out]
         if len(out) > 1:
-            return [_reason("two_players_out", field="went_out", players=out)]
+            return [reason("two_players_out", field="went_out", players=out)]
         if not out and self.variant.scoring is Scoring.WINNER_COLLECTS:
-            return [_reason("no_player_out", field="went_out")]
+            return [reason("no_player_out", field="went_out")]
         return []
 
     def _seat_reasons(self, number: int, seat: int, result: SeatResult) -> list[Reason]:
@@ -454,7 +459,7 @@ class Game:
         reasons: list[Reason] = []
 
         def say(code: str, where: str, **params: Any) -> None:
-            reasons.append(_reason(code, player=seat, field=where, **params))
+            reasons.append(reason(code, player=seat, field=where, **params))
 
         if result.rummy and variant.scoring is not Scoring.WINNER_COLLECTS:
             say("rummy_not_in_variant", "rummy")
@@ -484,9 +489,9 @@ class Game:
         """A hand the table's shoe can hold at the end of this round."""
         limit = max_hand_size(self.variant, number, len(self.players))
         if len(hand) > limit:
-            return [_reason("hand_too_big", player=seat, field="cards", count=len(hand), max=limit)]
+            return [reason("hand_too_big", player=seat, field="cards", count=len(hand), max=limit)]
         if not hand:
-            return [_reason("impossible_penalty", player=seat, field="cards", penalty=0)]
+            return [reason("impossible_penalty", player=seat, field="cards", penalty=0)]
         return [
             Reason(v.code, v.params, seat, "cards")
             for v in shoe_violations(hand, self.variant, self.shoe)
@@ -505,7 +510,7 @@ class Game:
 
     def _scored(self, number: int, results: tuple[SeatResult, ...]) -> Round:
         players = [PlayerResult(r.went_out, r.penalty or 0, r.rummy) for r in results]
-        return Round(number, results, score_round(self.variant, number, players))
+        return Round(number, results, scores_of(self.variant, players))
 
     def _replaced(self, number: int, results: tuple[SeatResult, ...]) -> tuple[Round, ...]:
         rounds = list(self.rounds)
@@ -524,19 +529,18 @@ class Game:
 
 
 def _settled(variant: Variant, results: Sequence[SeatResult]) -> tuple[SeatResult, ...]:
-    """Results as kept: a hand given by its cards gets its points written down too."""
-    return tuple(
-        SeatResult(
-            went_out=r.went_out,
-            penalty=None
-            if r.went_out
-            else (penalty_of(r.cards, variant) if r.cards is not None else r.penalty),
-            rummy=r.rummy,
-            cards=r.cards,
-            buys=r.buys,
-        )
-        for r in results
-    )
+    """Results as kept: a hand given by its cards gets its points written down too, its cards
+    as they lie in the hand (a joker's declaration is for melds); a seat out holds nothing."""
+    return tuple(_kept(variant, r) for r in results)
+
+
+def _kept(variant: Variant, result: SeatResult) -> SeatResult:
+    if result.went_out:
+        return SeatResult(went_out=True, rummy=result.rummy, buys=result.buys)
+    if result.cards is None:
+        return result
+    cards = tuple(card.plain for card in result.cards)
+    return replace(result, penalty=penalty_of(cards, variant), cards=cards)
 
 
 def _allowed(verify: Any) -> bool:

@@ -118,14 +118,20 @@ def score_round(
             continue
         if not possible_penalty(result.penalty, variant, round_number, players):
             raise ScoringError("impossible_penalty", player=seat, penalty=result.penalty)
-    if variant.scoring is Scoring.WINNER_COLLECTS:
-        if not out:
-            raise ScoringError("no_player_out")
+    if variant.scoring is Scoring.WINNER_COLLECTS and not out:
+        raise ScoringError("no_player_out")
+    return scores_of(variant, results)
+
+
+def scores_of(variant: Variant, results: Sequence[PlayerResult]) -> tuple[int, ...]:
+    """Each player's score for results already checked (`score_round` checks, then scores)."""
+    out = [i for i, r in enumerate(results) if r.went_out]
+    if variant.scoring is Scoring.WINNER_COLLECTS and out:
         winner = out[0]
         collected = sum(r.penalty for i, r in enumerate(results) if i != winner)
         if results[winner].rummy:
             collected *= variant.rummy_multiplier
-        return tuple(collected if i == winner else 0 for i in range(players))
+        return tuple(collected if i == winner else 0 for i in range(len(results)))
     # Nobody out is a round ended by the stock running out: everyone scores their hand.
     return tuple(0 if r.went_out else r.penalty for r in results)
 

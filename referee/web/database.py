@@ -77,7 +77,7 @@ class Database:
     """The engine of one database URL, made (and migrated) on first use in each process."""
 
     def __init__(self, url: str) -> None:
-        self.url = normalize_url(url)
+        self.url = url
         self._engine: Engine | None = None
         self._pid = 0
         self._lock = threading.Lock()
@@ -166,7 +166,7 @@ db_cli = AppGroup("db", help="The database: bring its schema up to date.")
 def upgrade_command() -> None:
     """Apply every migration this database has not seen yet (serving does it on its own)."""
     found = database()
-    upgrade(found.engine)
+    found.engine.connect().close()  # the engine is made, and the schema migrated, on first use
     where = make_url(found.url).render_as_string(hide_password=True)
     click.echo(f"database at {where} is up to date")
 

@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.errors import HouseRuleError
+from referee.engine.errors import HouseRuleError, RefereeError
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
+
+from .inputs import whole_number
 
 #: Longest `house_rules` JSON we read (a custom 12-round table fits in far less).
 MAX_HOUSE_RULES_LENGTH = 4000
@@ -29,7 +31,6 @@ class TableRules:
     """A variant as a table plays it: the registered one plus its house rules."""
 
     variant: Variant
-    base: Variant
     changed: Mapping[str, Any]  # rule name -> JSON value, only the rules that differ from `base`
 
     @property
@@ -58,22 +59,24 @@ def _query_value(name: str, text: str) -> Any:
     if kind in ("int", "optional_int"):
         if kind == "optional_int" and lowered in ("", "none", "null"):
             return None
-        try:
-            return int(stripped)
-        except ValueError:
-            raise HouseRuleError(rule=name, value=stripped[:80]) from None
+        return _number(name, stripped)
     if kind == "choice":
         return stripped
     if kind == "deal" and stripped and stripped[0] != "[":
         # deal=10,11,12 reads as well as deal=[10,11,12]
-        try:
-            return [int(part) for part in stripped.split(",")]
-        except ValueError:
-            raise HouseRuleError(rule=name, value=stripped[:80]) from None
+        return [_number(name, part) for part in stripped.split(",")]
     try:
         return json.loads(stripped)
     except ValueError:
         raise HouseRuleError(rule=name, value=stripped[:80]) from None
+
+
+def _number(name: str, text: str) -> int:
+    """A number as every form reads one (the rule's own bounds are the engine's to check)."""
+    try:
+        return whole_number(text)
+    except RefereeError:
+        raise HouseRuleError(rule=name, value=text.strip()[:80]) from None
 
 
 def overrides_from_query(args: Mapping[str, str]) -> dict[str, Any]:
@@ -104,4 +107,4 @@ def table_rules(variant_id: str, overrides: Mapping[str, Any] | None = None) -> 
     changed = {
         name: value for name, value in variant.house_rules().items() if value != base_rules[name]
     }
-    return TableRules(variant=variant, base=base, changed=changed)
+    return TableRules(variant=variant, changed=changed)

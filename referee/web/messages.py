@@ -292,6 +292,9 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "check what changed, then save again."
     ),
     "missing_token": lambda p: gettext("Changing a game needs its edit link (its edit token)."),
+    "bad_token": lambda p: gettext(
+        "This is not the game's edit token: changing a game needs its edit link."
+    ),
     "bad_import": lambda p: gettext(
         "This is not a game export of Rummy Referee (a .json file saved from a game page)."
     ),
@@ -343,6 +346,7 @@ WEB_CODES: Final = frozenset(
         "game_not_found",
         "stale_version",
         "missing_token",
+        "bad_token",
         "bad_import",
         "duplicate_result",
         "missing_result",

@@ -16,7 +16,7 @@ from flask_babel import gettext
 from referee.engine.cards import LOCAL_RANK_LETTERS, RANKS, SUITS, Rank, Suit
 
 from .i18n import current_language
-from .words import rank_name, suit_name
+from .words import rank_label, rank_name, suit_name
 
 # Ranks of one suit in the grid: two rows of seven columns fit a 360-px phone at 44 px or more.
 RANK_ROWS: tuple[tuple[Rank, ...], ...] = (RANKS[:7], RANKS[7:])
@@ -56,16 +56,8 @@ def card_name(rank: Rank, suit: Suit) -> str:
     return gettext("%(rank)s of %(suit)s", rank=rank_name(rank), suit=suit_name(suit))
 
 
-def local_letter(rank: Rank, lang: str) -> str:
-    """The letter a table of `lang` writes for a rank: ``D`` for the queen in German."""
-    for letter, local_rank in LOCAL_RANK_LETTERS.get(lang, {}).items():
-        if local_rank is rank:
-            return letter
-    return rank.letter
-
-
 def _card(rank: Rank, suit: Suit, lang: str) -> PickerCard:
-    letter = local_letter(rank, lang)
+    letter = rank_label(rank, lang)
     return PickerCard(
         code=f"{rank.letter}{suit.value}",
         text=f"{letter}{suit.symbol}",

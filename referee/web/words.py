@@ -8,7 +8,7 @@ referee) takes them from here, so one term is used for one thing everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from flask_babel import get_locale, gettext, ngettext
@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, Card, Rank, Suit, parse_card
 from referee.engine.errors import RefereeError
-from referee.engine.variants import HOUSE_RULES, Contract, ShoeRule
+from referee.engine.variants import HOUSE_RULES, Contract, Scoring, ShoeRule, Variant
 
 # -- the current language -----------------------------------------------------------------
 
@@ -89,12 +89,26 @@ def _suit(value: Any) -> Suit | None:
     return None
 
 
-def rank_label(rank: Rank | int | str) -> str:
-    """The rank as the current language writes it on a card: German ``D`` for the queen."""
+def rank_label(rank: Rank | int | str, lang: str | None = None) -> str:
+    """The rank as a table of `lang` (default: the current language) writes it on a card:
+    German ``D`` for the queen."""
     found = _rank(rank)
     if found is None:
         return str(rank)
-    return _LOCAL_LETTERS.get(_language(), {}).get(found, found.letter)
+    return _LOCAL_LETTERS.get(lang or _language(), {}).get(found, found.letter)
+
+
+def cards_notation(cards: Sequence[Card], lang: str | None = None) -> str:
+    """Cards as a table of `lang` types them, declared jokers too: ``D♣ 10♥ JK=7♥``."""
+    out = []
+    for card in cards:
+        target = card.stands_for if card.is_joker else card
+        if target is None or target.rank is None or target.suit is None:
+            out.append("JK")
+            continue
+        text = f"{rank_label(target.rank, lang)}{target.suit.symbol}"
+        out.append(f"JK={text}" if card.is_joker else text)
+    return " ".join(out)
 
 
 def rank_name(rank: Rank | int | str) -> str:
@@ -158,16 +172,10 @@ def _and(first: str, second: str) -> str:
     return gettext("%(first)s and %(second)s", first=first, second=second)
 
 
-def contract_text(contract: Contract | Mapping[str, int]) -> str:
+def contract_text(contract: Contract) -> str:
     """ "2 sets of 3 and 1 run of 4", pluralised in every language."""
-    if isinstance(contract, Mapping):
-        sets = int(contract.get("sets", 0))
-        runs = int(contract.get("runs", 0))
-        set_size = int(contract.get("set_size", 3))
-        run_size = int(contract.get("run_size", 4))
-    else:
-        sets, runs = contract.sets, contract.runs
-        set_size, run_size = contract.set_size, contract.run_size
+    sets, runs = contract.sets, contract.runs
+    set_size, run_size = contract.set_size, contract.run_size
     parts = []
     if sets:
         parts.append(
@@ -404,6 +412,23 @@ def shoe_text(decks: int, jokers: int) -> str:
     return f"{deck_words}, {joker_words}"
 
 
+def players_text(count: int) -> str:
+    """ "4 players"."""
+    return ngettext("%(num)d player", "%(num)d players", count)
+
+
+def target_text(target: int) -> str:
+    """ "play to 100 points": the score that ends a game without a fixed number of rounds."""
+    return gettext("play to %(target)d points", target=target)
+
+
+def winning_text(variant: Variant) -> str:
+    """Who wins at the end: "lowest total wins" or "highest total wins"."""
+    if variant.scoring is Scoring.PENALTY:
+        return gettext("lowest total wins")
+    return gettext("highest total wins")
+
+
 def _shoe_rule_text(rule: ShoeRule) -> str:
     players = f"{rule.min_players}–{rule.max_players}"
     shoe = shoe_text(rule.decks, rule.jokers)
@@ -434,6 +459,11 @@ def house_rule_value(name: str, value: Any) -> str:
     if kind == "deal":
         return ", ".join(str(cards) for cards in value)
     return str(value)
+
+
+def house_rules_in_words(variant: Variant, names: Iterable[str]) -> list[tuple[str, str]]:
+    """The house rules `names` of a table's variant as (label, value) pairs."""
+    return [(house_rule_label(n), house_rule_value(n, getattr(variant, n))) for n in names]
 
 
 # -- players ------------------------------------------------------------------------------

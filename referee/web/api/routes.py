@@ -1,7 +1,7 @@
 """The JSON API, version 1: the variants, and the calls meld, contract, layoff, penalty, solve.
 
 Every answer is JSON, errors included: `{"error": {"code", "message", ...}}` in the request's
-language, 400 for bad input, 413 for a body over `service.MAX_BODY`.
+language, 400 for bad input, 413 for a body over `bodies.MAX_BODY`.
 """
 
 from __future__ import annotations
@@ -12,32 +12,20 @@ from typing import Any
 from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.engine.errors import RefereeError
 
 from .. import verdicts
 from . import bp, service
+from .bodies import TooLarge, guard, json_body
+
+guard(bp)
 
 
 def _error(error: RefereeError, status: int = 400) -> ResponseReturnValue:
     response = jsonify(verdicts.error_answer(error))
     response.headers["Cache-Control"] = "no-store"
     return response, status
-
-
-def _too_large() -> ResponseReturnValue:
-    return _error(service.bad("payload_too_large", limit=service.MAX_BODY), 413)
-
-
-@bp.before_request
-def limit_body() -> ResponseReturnValue | None:
-    """Refuse a large body before reading it; a body without a length is cut off while read."""
-    # One byte over the limit is read, so that a body cut off at the limit shows as too large.
-    request.max_content_length = service.MAX_BODY + 1
-    if request.content_length is not None and request.content_length > service.MAX_BODY:
-        return _too_large()
-    return None
 
 
 def _query_language() -> str | None:
@@ -47,15 +35,9 @@ def _query_language() -> str | None:
 
 def _call(call: str) -> ResponseReturnValue:
     try:
-        data = request.get_data(cache=True)
-    except RequestEntityTooLarge:
-        return _too_large()
-    if len(data) > service.MAX_BODY:
-        return _too_large()
-    try:
-        body: Any = service.decode(data)
+        body: Any = json_body()
     except RefereeError as error:
-        return _error(error)
+        return _error(error, 413 if isinstance(error, TooLarge) else 400)
     try:
         lang = service.body_language(body)
     except RefereeError as error:

@@ -31,9 +31,6 @@ from ..words import (
 
 JSON = dict[str, Any]
 
-#: The largest request body the API reads (bytes): ample for any hand, small for a phone server.
-MAX_BODY: Final = 64 * 1024
-
 
 def bad(code: str, **params: Any) -> RefereeError:
     """An input error with a web-level code (see `messages.WEB_CODES`)."""

@@ -12,7 +12,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import Game, GameRefused, Reason
+from referee.engine.errors import RefereeError
+from referee.engine.game import Game, GameRefused, Reason, reason
+from referee.web.api.bodies import TooLarge, guard, json_body
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
 
@@ -22,6 +24,7 @@ from .links import edit_url, view_url
 from .results import read_results
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
+guard(api_bp)
 
 
 def _reason_json(reason: Reason, players: Sequence[str] | None) -> dict[str, Any]:
@@ -33,13 +36,6 @@ def _reason_json(reason: Reason, players: Sequence[str] | None) -> dict[str, Any
     if reason.code == "bad_card" and "token" in reason.params:
         item["input"] = reason.params["token"]
     return item
-
-
-def _refused(
-    reasons: Sequence[Reason], players: Sequence[str] | None = None
-) -> ResponseReturnValue:
-    errors = [_reason_json(reason, players) for reason in reasons]
-    return jsonify({"error": errors[0], "errors": errors}), 400
 
 
 def _error(status: int, code: str, **extra: Any) -> ResponseReturnValue:
@@ -55,12 +51,25 @@ def _conflict(error: store.Conflict) -> ResponseReturnValue:
     return _error(409, error.code, version=error.current, changes=changes)
 
 
-def _body() -> dict[str, Any] | None:
+def _body() -> dict[str, Any]:
+    """The request's JSON object; GameRefused (`bad_json`, `not_an_object`), or TooLarge."""
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # JSON nested deeper than the parser goes
-        return None
-    return body if isinstance(body, dict) else None
+        body = json_body()
+    except TooLarge:
+        raise
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field="body")]) from None
+    if not isinstance(body, dict):
+        raise GameRefused([reason("not_an_object", field="body")])
+    return body
+
+
+def _version(body: dict[str, Any]) -> int | None:
+    """The version the writer saw, if it says: a whole number."""
+    version = body.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise GameRefused([reason("bad_input", field="version")])
+    return version
 
 
 def _lang(body: dict[str, Any]) -> str:
@@ -82,20 +91,24 @@ def _answer(stored: store.StoredGame, status: int = 200, **extra: Any) -> Respon
     return response
 
 
+@api_bp.errorhandler(GameRefused)
+def refused(error: GameRefused) -> ResponseReturnValue:
+    """Every refusal of a games call: `error` (the first reason) and `errors` (all of them)."""
+    stored = store.load(request.view_args.get("game_id", "")) if request.view_args else None
+    players = stored.game.players if stored is not None else None
+    errors = [_reason_json(r, players) for r in error.reasons]
+    return jsonify({"error": errors[0], "errors": errors}), 400
+
+
 @api_bp.post("")
 def create() -> ResponseReturnValue:
     body = _body()
-    if body is None:
-        return _error(400, "bad_json")
-    try:
-        game = Game.start(
-            body.get("variant", ""),
-            body.get("players", []),
-            house_rules=body.get("house_rules"),
-            first_dealer=body.get("first_dealer"),
-        )
-    except GameRefused as refused:
-        return _refused(refused.reasons)
+    game = Game.start(
+        body.get("variant", ""),
+        body.get("players", []),
+        house_rules=body.get("house_rules"),
+        first_dealer=body.get("first_dealer"),
+    )
     stored, token = store.create(game, lang=_lang(body))
     response = _answer(
         stored,
@@ -124,7 +137,7 @@ def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
     if token is None:
         return _error(403, "missing_token")
     if not store.check_token(game_id, token):
-        return _error(403, "forbidden", message=describe("missing_token"))
+        return _error(403, "bad_token")
     return stored
 
 
@@ -133,23 +146,16 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     if not isinstance(stored, store.StoredGame):
         return stored
     body = _body()
-    if body is None:
-        return _error(400, "bad_json")
-    game = stored.game
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        return _refused([Reason("bad_input", {"field": "version"}, None, "version")])
+    version = _version(body)
     posted = body.get("round", number)
     if isinstance(posted, bool) or not isinstance(posted, int) or number not in (None, posted):
-        return _refused([Reason("bad_input", {"field": "round"}, None, "round")])
+        raise GameRefused([reason("bad_input", field="round")])
+    results = read_results(stored.game, body.get("results"), _lang(body))
     try:
-        results = read_results(game, body.get("results"), _lang(body))
         if number is None:
             stored = store.enter_round(game_id, posted, results, version=version)
         else:
             stored = store.correct_round(game_id, number, results, version=version)
-    except GameRefused as refused:
-        return _refused(refused.reasons, game.players)
     except store.Conflict as conflict:
         return _conflict(conflict)
     except store.GameNotFound:
@@ -173,14 +179,9 @@ def undo(game_id: str) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = _body() or {}
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        return _refused([Reason("bad_input", {"field": "version"}, None, "version")])
+    body = _body() if request.get_data(cache=True).strip() else {}
     try:
-        stored = store.undo(game_id, version=version)
-    except GameRefused as refused:
-        return _refused(refused.reasons, stored.game.players)
+        stored = store.undo(game_id, version=_version(body))
     except store.Conflict as conflict:
         return _conflict(conflict)
     return _answer(stored)

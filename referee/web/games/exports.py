@@ -9,7 +9,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.engine.game import Deal, Game, GameRefused, Reason, Round, Step
+from referee.engine.game import Deal, Game, GameRefused, Round, Step, reason
 from referee.web.i18n import LANGUAGES
 from referee.web.words import contract_text
 
@@ -124,10 +124,10 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
     Nothing is kept unless the whole game reads: GameRefused says what does not.
     """
     if not isinstance(data, Mapping):
-        raise GameRefused([Reason("bad_import")])
+        raise GameRefused([reason("bad_import", field="data")])
     rounds_in = data.get("rounds", [])
     if not isinstance(rounds_in, Sequence) or isinstance(rounds_in, str):
-        raise GameRefused([Reason("bad_import")])
+        raise GameRefused([reason("bad_import", field="data")])
     start = Game.start(
         data.get("variant", ""),
         data.get("players", []),
@@ -137,7 +137,7 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
     game, steps = start, []
     for number, entry in enumerate(rounds_in, start=1):
         if not isinstance(entry, Mapping) or "results" not in entry:
-            raise GameRefused([Reason("bad_import", {"round": number})])
+            raise GameRefused([reason("bad_import", field="rounds", round=number)])
         step: Step = game.enter_round(number, read_results(game, entry["results"], lang))
         steps.append(step)
         game = step.game

@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from referee.engine.cards import Rank, parse_cards
 from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused, Reason, SeatResult
+from referee.engine.game import MAX_NAME, MAX_SEATS, Game, GameRefused, Reason, SeatResult, reason
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
 from referee.web.i18n import LANGUAGES
 from referee.web.inputs import WholeNumberField
@@ -34,7 +34,6 @@ from referee.web.words import choice_label, house_rule_help, house_rule_label, v
 
 from .results import BUYS, POINTS
 
-MAX_PLAYERS = 8
 CONTRACT_ROWS = 10
 SIMPLE_KINDS = ("bool", "int", "optional_int", "choice")
 # The switches shown first: what tables argue about most. The rest sit behind "more".
@@ -82,10 +81,12 @@ class NewGameForm(FlaskForm):
 
     variant = SelectField(_l("Variant"), choices=[])
     players = FieldList(
-        StringField(render_kw={"maxlength": 24, "autocomplete": "off", "autocapitalize": "words"}),
+        StringField(
+            render_kw={"maxlength": MAX_NAME, "autocomplete": "off", "autocapitalize": "words"}
+        ),
         label=_l("Players, in seat order"),
-        min_entries=MAX_PLAYERS,
-        max_entries=MAX_PLAYERS,
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
     )
     first_dealer = SelectField(_l("Deals first"), choices=[], coerce=int)
     lang = SelectField(
@@ -100,13 +101,24 @@ class NewGameForm(FlaskForm):
         self.variant.choices = [SelectChoice(vid, variant_name(vid)) for vid in VARIANTS]
         self.first_dealer.choices = [
             SelectChoice(seat, _l("Player %(number)s", number=seat + 1))
-            for seat in range(MAX_PLAYERS)
+            for seat in range(MAX_SEATS)
         ]
         for index, entry in enumerate(self.players.entries):
             entry.label.text = _l("Player %(number)s", number=index + 1)
 
     def player_names(self) -> list[str]:
+        """The names typed, in seat order: the seats left empty are not at the table."""
         return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
+
+    def first_dealer_name(self) -> str:
+        """The name in the seat chosen to deal first (the seats are counted with empty ones).
+
+        A seat left empty gives its label ("Player 6"), which the game refuses by name.
+        """
+        seat = self.first_dealer.data or 0
+        entries = self.players.entries
+        name = (entries[seat].data or "").strip() if 0 <= seat < len(entries) else ""
+        return name or str(_l("Player %(number)s", number=seat + 1))
 
 
 class HouseRulesForm(Form):
@@ -289,9 +301,9 @@ class RoundForm(FlaskForm):
         """
         out = (self.went_out.data or "").strip()
         if out == "":
-            raise GameRefused([Reason("mark_who_went_out", {}, None, "went_out")])
+            raise GameRefused([reason("mark_who_went_out", field="went_out")])
         if out != "none" and out not in {str(seat) for seat in range(len(game.players))}:
-            raise GameRefused([Reason("bad_input", {}, None, "went_out")])
+            raise GameRefused([reason("bad_input", field="went_out")])
         reasons: list[Reason] = []
         results = []
         for seat, entry in enumerate(self.seats.entries[: len(game.players)]):
@@ -321,8 +333,15 @@ def _seat_result(
     if any(counts):
         counted = sum(n * points for n, points in zip(counts, class_points, strict=False))
         if penalty is not None and penalty != counted:
-            params = {"penalty": penalty, "cards_penalty": counted}
-            reasons.append(Reason("penalty_mismatch", params, seat, "penalty"))
+            reasons.append(
+                reason(
+                    "penalty_mismatch",
+                    player=seat,
+                    field="penalty",
+                    penalty=penalty,
+                    cards_penalty=counted,
+                )
+            )
         penalty = counted
     cards = None
     text = (form.cards.data or "").strip()

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from referee.engine.cards import parse_cards
 from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused, Reason, SeatResult
+from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
 from referee.web.inputs import whole_number
 
 #: The points a hand may be written with, and the buys: the round form reads the same.
@@ -21,30 +21,30 @@ POINTS: Final = (0, 9999)
 BUYS: Final = (0, 20)
 
 
-def _reason(error: RefereeError, seat: int | None, field: str) -> Reason:
+def _said_of(error: RefereeError, seat: int | None, field: str) -> Reason:
     return Reason(error.code, dict(error.params), seat, field)
 
 
 def read_results(game: Game, entries: Any, lang: str | None = None) -> tuple[SeatResult, ...]:
     """One `SeatResult` per seat, in seat order; GameRefused with every reason it cannot read."""
     if not isinstance(entries, Sequence) or isinstance(entries, str):
-        raise GameRefused([Reason("bad_input", {}, None, "results")])
+        raise GameRefused([reason("bad_input", field="results")])
     by_seat: dict[int, Mapping[str, Any]] = {}
     reasons: list[Reason] = []
     for entry in entries:
         name = entry.get("player") if isinstance(entry, Mapping) else None
         seat = game.players.index(name) if name in game.players else None
         if not isinstance(entry, Mapping):
-            reasons.append(Reason("bad_input", {}, None, "results"))
+            reasons.append(reason("bad_input", field="results"))
         elif seat is None:
-            reasons.append(Reason("unknown_player", {"name": str(name)[:40]}, None, "results"))
+            reasons.append(reason("unknown_player", field="results", name=str(name)[:40]))
         elif seat in by_seat:
-            reasons.append(Reason("duplicate_result", {}, seat, "results"))
+            reasons.append(reason("duplicate_result", player=seat, field="results"))
         else:
             by_seat[seat] = entry
     if not reasons:  # a name misspelt is one reason, not that one and a missing result
         missing = [seat for seat in range(len(game.players)) if seat not in by_seat]
-        reasons.extend(Reason("missing_result", {}, seat, "results") for seat in missing)
+        reasons.extend(reason("missing_result", player=seat, field="results") for seat in missing)
     results: list[SeatResult] = []
     for seat in sorted(by_seat):
         result = _read_seat(seat, by_seat[seat], lang, reasons)
@@ -62,7 +62,7 @@ def _read_seat(
     went_out, rummy = entry.get("went_out", False), entry.get("rummy", False)
     for field, flag in (("went_out", went_out), ("rummy", rummy)):
         if not isinstance(flag, bool):
-            reasons.append(Reason("bad_input", {"field": field}, seat, field))
+            reasons.append(reason("bad_input", player=seat, field=field))
     penalty = _number(entry.get("penalty"), POINTS, seat, "penalty", reasons)
     buys = _number(entry.get("buys"), BUYS, seat, "buys", reasons)
     cards = None
@@ -73,7 +73,7 @@ def _read_seat(
                 raise RefereeError("bad_input", field="cards")
             cards = parse_cards(raw_cards, lang)
         except RefereeError as error:
-            reasons.append(_reason(error, seat, "cards"))
+            reasons.append(_said_of(error, seat, "cards"))
     if len(reasons) > before:
         return None
     return SeatResult(
@@ -89,5 +89,5 @@ def _number(
     try:
         return whole_number(value, low=bounds[0], high=bounds[1])
     except RefereeError as error:
-        reasons.append(_reason(error, seat, field))
+        reasons.append(_said_of(error, seat, field))
         return None

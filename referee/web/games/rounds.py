@@ -13,19 +13,20 @@ from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, Reason, SeatResult
+from referee.engine.game import GameRefused, Reason, SeatResult, reason
 from referee.web.i18n import current_language
 from referee.web.inputs import whole_number
-from referee.web.messages import describe_reason
+from referee.web.messages import describe, describe_reason
 
 from . import bp, store
-from .exports import deal_json
+from .access import editable_game, remember
 from .forms import RoundForm, UndoForm
-from .routes import editable_or_403, remember
-from .views import class_views, editing_context, page_context
+from .presenting import class_views, editing_context, page_context
 
 
-def _round_form(stored: store.StoredGame, number: int, *, formdata: Any = None) -> RoundForm:
+def _round_form(
+    stored: store.StoredGame, number: int, *, formdata: Any = None, fill: bool = True
+) -> RoundForm:
     game = stored.game
     form = RoundForm(formdata=formdata)
     classes = len(class_views(game.variant))
@@ -37,7 +38,7 @@ def _round_form(stored: store.StoredGame, number: int, *, formdata: Any = None) 
     if formdata is None:
         form.version.data = str(game.version)
         form.round.data = str(number)
-        if number <= len(game.rounds):
+        if fill and number <= len(game.rounds):
             fill_results(form, game.rounds[number - 1].results)
     return form
 
@@ -49,10 +50,11 @@ def fill_results(form: RoundForm, results: tuple[SeatResult, ...]) -> None:
     form.rummy.data = any(r.rummy for r in results)
     for seat_form, result in zip(form.seats.entries, results, strict=True):
         seat = seat_form.form
-        if not result.went_out:
-            seat.penalty.data = result.penalty
-            if result.cards is not None:
-                seat.cards.data = " ".join(str(card.plain) for card in result.cards)
+        # A hand entered by its cards shows its cards; the points follow from them (a number
+        # beside them would have to be changed with every card).
+        cards = result.cards if not result.went_out else None
+        seat.cards.data = " ".join(str(card) for card in cards) if cards is not None else None
+        seat.penalty.data = result.penalty if cards is None and not result.went_out else None
         seat.buys.data = result.buys or None
 
 
@@ -68,7 +70,7 @@ def _merge_stale_correction(
     base = next((e.change.before for e in error.since if e.change.round == number), None)
     if base is None or number > len(stored.game.rounds):
         return
-    was = _round_form(stored, number, formdata=None)
+    was = _round_form(stored, number, fill=False)
     fill_results(was, base)
     now = _round_form(stored, number)
 
@@ -103,11 +105,11 @@ def _render(
 ) -> ResponseReturnValue:
     game = stored.game
     context = page_context(stored, token)
-    context.update(editing_context(stored, token))
+    context.update(editing_context(stored))
     context.update(
         form=form,
         number=number,
-        form_info=deal_json(game, game.deal(number)) if form is not None and number else None,
+        form_deal=game.deal(number) if form is not None and number else None,
         errors=[describe_reason(r, game.players) for r in reasons],
         error_seats={r.player for r in reasons if r.player is not None},
         since=since or [],
@@ -127,7 +129,7 @@ def _whole(text: str | None) -> int | None:
 @bp.get("/games/<game_id>/edit/<token>")
 def edit(game_id: str, token: str) -> ResponseReturnValue:
     """The score table with the next round's form, corrections and undo."""
-    stored = editable_or_403(game_id, token)
+    stored = editable_game(game_id, token)
     remember(stored.id, token)
     number = stored.game.next_round
     form = _round_form(stored, number) if number else None
@@ -150,15 +152,15 @@ def _complete_formdata(stored: store.StoredGame) -> Any:
 
 
 def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
-    stored = editable_or_403(game_id, token)
+    stored = editable_game(game_id, token)
     game = stored.game
     if number is not None and not 1 <= number <= len(game.rounds):
-        abort(404, description=describe_reason(Reason("no_such_round", {"round": number})))
+        abort(404, description=describe("no_such_round", {"round": number}))
     target = number if number is not None else (game.next_round or len(game.rounds) + 1)
     form = _round_form(stored, target, formdata=_complete_formdata(stored))
     template = "games/game.html" if number is None else "games/round.html"
     if not form.validate_on_submit():
-        reasons = (Reason("check_fields", {}, None, "form"),)
+        reasons = (reason("check_fields", field="form"),)
         return _render(stored, token, form, target, template=template, reasons=reasons, status=400)
     version = _whole(form.version.data)
     classes = [c.points for c in class_views(game.variant)]
@@ -191,7 +193,7 @@ def _stale(
     conflict: store.Conflict,
 ) -> ResponseReturnValue:
     """Keep what was typed, on the current version: saving again is a decision."""
-    fresh = editable_or_403(game_id, token)
+    fresh = editable_game(game_id, token)
     form.version.data = str(fresh.game.version)
     shown: RoundForm | None = form
     if number is None:
@@ -203,7 +205,7 @@ def _stale(
             shown = None
     else:
         _merge_stale_correction(form, fresh, number, conflict)
-    reasons = (Reason(conflict.code, conflict.params),)
+    reasons = (reason(conflict.code, **conflict.params),)
     return _render(
         fresh,
         token,
@@ -226,16 +228,16 @@ def edit_round(game_id: str, token: str, number: int) -> ResponseReturnValue:
     """Correct a round already entered."""
     if request.method == "POST":
         return _save(game_id, token, number)
-    stored = editable_or_403(game_id, token)
+    stored = editable_game(game_id, token)
     if not 1 <= number <= len(stored.game.rounds):
-        abort(404, description=describe_reason(Reason("no_such_round", {"round": number})))
+        abort(404, description=describe("no_such_round", {"round": number}))
     form = _round_form(stored, number)
     return _render(stored, token, form, number, template="games/round.html")
 
 
 @bp.post("/games/<game_id>/edit/<token>/undo")
 def undo(game_id: str, token: str) -> ResponseReturnValue:
-    stored = editable_or_403(game_id, token)
+    stored = editable_game(game_id, token)
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
@@ -248,7 +250,7 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
         if isinstance(error, GameRefused):
             reasons, status = error.reasons, 400
         else:
-            reasons, status = (Reason(error.code, error.params),), 409
+            reasons, status = (reason(error.code, **error.params),), 409
         return _render(
             fresh,
             token,

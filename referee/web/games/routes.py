@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import segno
-from flask import Response, abort, redirect, render_template, request, session
+from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_time, gettext
 
@@ -17,60 +17,28 @@ from referee.engine.game import Game, GameRefused
 from referee.engine.variants import Variant, get_variant
 from referee.web.i18n import LANGUAGES, current_language, remember_language
 from referee.web.messages import describe_reason
-from referee.web.words import rank_label, shoe_text, variant_name, variant_summary
+from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
 from . import bp, exports, store
+from .access import editable_game, editable_or_403, game_or_404, recent, remember
 from .exports import game_json, to_csv
 from .forms import (
-    MAX_PLAYERS,
     HouseRulesForm,
     ImportForm,
     NewGameForm,
     house_rule_field_names,
 )
 from .links import edit_url, view_url
-from .views import page_context
-
-RECENT_KEY = "recent_games"
-RECENT_MAX = 8
-
-
-# -- helpers ------------------------------------------------------------------------------------
-
-
-def remember(game_id: str, token: str | None) -> None:
-    """Keep the game in this phone's recent list (with its edit token when we have it)."""
-    recent = [entry for entry in session.get(RECENT_KEY, []) if isinstance(entry, list)]
-    known = next((e for e in recent if e and e[0] == game_id), None)
-    if known and not token and len(known) > 1:
-        token = known[1]
-    recent = [e for e in recent if e and e[0] != game_id]
-    recent.insert(0, [game_id, token])
-    session[RECENT_KEY] = recent[:RECENT_MAX]
+from .presenting import page_context
 
 
 def _recent() -> list[tuple[store.StoredGame, str]]:
-    entries = [e for e in session.get(RECENT_KEY, []) if isinstance(e, list) and e]
-    tokens = {e[0]: (e[1] if len(e) > 1 else None) for e in entries}
+    tokens = dict(recent())
     out = []
     for stored in store.load_many(list(tokens)):
         token = tokens.get(stored.id)
         out.append((stored, edit_url(stored.id, token) if token else view_url(stored.id)))
     return out
-
-
-def game_or_404(game_id: str) -> store.StoredGame:
-    stored = store.load(game_id)
-    if stored is None:
-        abort(404, description=gettext("There is no game at this address."))
-    return stored
-
-
-def editable_or_403(game_id: str, token: str) -> store.StoredGame:
-    stored = game_or_404(game_id)
-    if not store.check_token(game_id, token):
-        abort(403)
-    return stored
 
 
 # -- start a game -------------------------------------------------------------------------------
@@ -123,7 +91,6 @@ def _index_page(
         recent=_recent() if template == "games/index.html" else [],
         import_form=import_form or ImportForm(formdata=None),
         import_errors=import_errors or [],
-        max_players=MAX_PLAYERS,
     )
 
 
@@ -167,7 +134,7 @@ def _start(
             variant.id,
             form.player_names(),
             house_rules=rules.house_rules(variant) if rules is not None else None,
-            first_dealer=form.first_dealer.data,
+            first_dealer=form.first_dealer_name(),
         )
     except GameRefused as refused:
         return [describe_reason(reason) for reason in refused.reasons]
@@ -227,13 +194,20 @@ def _live(game_id: str, token: str | None) -> ResponseReturnValue:
         abort(404)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
         response = Response(status=204)
+    elif request.if_none_match.contains(_live_etag(version, token)):
+        response = Response()  # make_conditional answers it with a 304
     else:
-        context = page_context(game_or_404(game_id), token)
-        response = Response(render_template("games/_live.html", **context))
-    response.set_etag(f"g{version}-{current_language()}-{'e' if token else 'v'}")
+        stored = game_or_404(game_id)
+        version = stored.game.version
+        response = Response(render_template("games/_live.html", **page_context(stored, token)))
+    response.set_etag(_live_etag(version, token))
     response.cache_control.no_cache = True
     response.vary.add("HX-Request")
     return response.make_conditional(request)
+
+
+def _live_etag(version: int, token: str | None) -> str:
+    return f"g{version}-{current_language()}-{'e' if token else 'v'}"
 
 
 @bp.get("/games/<game_id>/live")
@@ -265,7 +239,7 @@ def qr_view(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/edit/<token>/qr.svg")
 def qr_edit(game_id: str, token: str) -> ResponseReturnValue:
-    stored = editable_or_403(game_id, token)
+    stored = editable_game(game_id, token)
     return _qr(edit_url(stored.id, token, external=True))
 
 
@@ -297,5 +271,6 @@ def games_context() -> dict[str, object]:
         "variant_name": variant_name,
         "rank_label": rank_label,
         "shoe_text": shoe_text,
+        "contract_text": contract_text,
         "format_time": format_time,
     }

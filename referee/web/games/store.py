@@ -28,27 +28,19 @@ from .models import changes, games, rounds
 
 #: Game ids are 22 url-safe characters; anything far from that is not looked up.
 _ID_LENGTHS = range(16, 33)
-#: The most games the recent list on `/` reads at once.
-MAX_RECENT = 20
 
 
 class StoreError(RefereeError):
-    """A game that cannot be read or written as asked. `status` is the HTTP status it becomes."""
-
-    status = 400
+    """A game that cannot be read or written as asked."""
 
 
 class GameNotFound(StoreError):
-    status = 404
-
     def __init__(self) -> None:
         super().__init__("game_not_found")
 
 
 class Conflict(StoreError):
     """The writer saw an older version: `since` lists what happened after it."""
-
-    status = 409
 
     def __init__(self, version: int, current: int, since: list[Entry]) -> None:
         super().__init__("stale_version", version=version, current=current)
@@ -185,7 +177,7 @@ def load(game_id: str) -> StoredGame | None:
 
 def load_many(game_ids: Sequence[str]) -> list[StoredGame]:
     """Several games (the recent list on `/`), most recently changed first."""
-    wanted = [g for g in game_ids if _valid_id(g)][:MAX_RECENT]
+    wanted = [g for g in game_ids if _valid_id(g)]
     if not wanted:
         return []
     with database().reading() as conn:
@@ -222,10 +214,11 @@ def history(game_id: str, *, limit: int | None = None) -> list[Entry]:
         return [_entry(r) for r in conn.execute(query).all()]
 
 
-def can_undo(game_id: str) -> bool:
-    """Whether the game has a change left to take back."""
+def last_change(game_id: str) -> Change | None:
+    """The newest change not yet taken back: what an undo would take back."""
     with database().reading() as conn:
-        return _last_undoable(conn, game_id) is not None
+        entry = _last_undoable(conn, game_id)
+    return None if entry is None else entry.change
 
 
 def _entry(row: Row[Any]) -> Entry:

@@ -7,8 +7,10 @@ import os
 from alembic import context
 from sqlalchemy import create_engine
 
+from referee.web.database import normalize_url
 from referee.web.games.models import metadata
 
+# Named when the games were the only tables; kept, so databases made then go on upgrading.
 VERSION_TABLE = "games_alembic_version"
 
 
@@ -24,7 +26,7 @@ def run_migrations() -> None:
     # Alembic's own command line, for writing migrations (serving and `flask db upgrade`
     # pass a connection): DATABASE_URL=... alembic -c referee/web/alembic.ini revision -m "..."
     url = context.config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL")
-    engine = create_engine(url or "sqlite:///instance/rummy.sqlite3")
+    engine = create_engine(normalize_url(url or "sqlite:///instance/rummy.sqlite3"))
     with engine.begin() as conn:
         context.configure(connection=conn, target_metadata=metadata, version_table=VERSION_TABLE)
         with context.begin_transaction():

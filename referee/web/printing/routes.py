@@ -21,13 +21,13 @@ from flask_babel import format_date, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import PlayersError, RefereeError
-from referee.engine.game import GameRefused, read_names
+from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
 from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
 from referee.web.inputs import whole_number
-from referee.web.messages import describe_error, describe_reason
+from referee.web.messages import describe, describe_error, describe_reason
 from referee.web.words import variant_name
 
 from . import bp
@@ -40,8 +40,6 @@ from .sheets import render_sheet
 
 #: Players on a blank sheet when the form names nobody.
 DEFAULT_PLAYERS = 4
-#: The most columns a sheet could have (a number above this is not a table).
-MAX_PLAYERS = 8
 
 
 def _table(variant: str) -> TableRules:
@@ -56,10 +54,20 @@ def _table(variant: str) -> TableRules:
         abort(404 if error.code == "unknown_variant" else 400, description=describe_error(error))
 
 
-def _paper() -> str:
+def _paper_asked() -> str | None:
+    """The paper asked for (A4 when none is), None when it is not one we print on."""
     paper = request.args.get("paper", "a4").strip().lower() or "a4"
-    if paper not in PAPERS:
-        abort(400, description=gettext("Paper must be A4 or Letter."))
+    return paper if paper in PAPERS else None
+
+
+def _no_such_paper() -> str:
+    return gettext("Paper must be A4 or Letter.")
+
+
+def _paper() -> str:
+    paper = _paper_asked()
+    if paper is None:
+        abort(400, description=_no_such_paper())
     return paper
 
 
@@ -150,7 +158,7 @@ def _players_from(text: str, table: TableRules) -> list[str]:
         return [""] * count
     try:
         if text.isascii() and text.isdigit():
-            names = [""] * whole_number(text, low=0, high=MAX_PLAYERS)
+            names = [""] * whole_number(text, low=0, high=MAX_SEATS)
         else:
             parts = [name for name in text.replace(";", ",").split(",") if name.strip()]
             read, reasons = read_names(parts)
@@ -175,18 +183,18 @@ def blank_sheet(variant: str) -> ResponseReturnValue:
     table = _table(variant)
     lang = current_language()
     form = SheetForm(request.args)
-    paper = request.args.get("paper", "a4").strip().lower() or "a4"
-    try:
-        if paper not in PAPERS:
-            raise ValueError(gettext("Paper must be A4 or Letter."))
-        players = _players_from(request.args.get("players", ""), table)
-    except ValueError as error:
-        # Back to the form with what was typed and what is wrong with it.
-        if paper not in PAPERS:
-            form.paper.errors = [str(error)]
-            form.paper.data = "a4"
-        else:
+    paper = _paper_asked()
+    players: list[str] = []
+    if paper is None:
+        form.paper.errors = [_no_such_paper()]
+        form.paper.data = "a4"
+    else:
+        try:
+            players = _players_from(request.args.get("players", ""), table)
+        except ValueError as error:
             form.players.errors = [str(error)]
+    if paper is None or form.players.errors:
+        # Back to the form with what was typed and what is wrong with it.
         form.house_rules.data = table.key
         form.lang.data = lang
         page = render_template(
@@ -197,9 +205,10 @@ def blank_sheet(variant: str) -> ResponseReturnValue:
         )
         return Response(page, status=400)
     key = ("sheet", table.variant.id, table.key, lang, paper, tuple(players))
+    chosen = paper
     return _cached_pdf(
         key,
-        lambda: render_sheet(build_blank_sheet(table, lang, paper, players)),
+        lambda: render_sheet(build_blank_sheet(table, lang, chosen, players)),
         f"{table.variant.id}-score-sheet-{lang}-{paper}.pdf",
     )
 
@@ -209,7 +218,7 @@ def game_sheet(game_id: str) -> ResponseReturnValue:
     """The game's score sheet, filled in with every round played so far."""
     stored = store.load(game_id)
     if stored is None:
-        abort(404, description=gettext("There is no game at this address."))
+        abort(404, description=describe("game_not_found"))
     lang = current_language()
     paper = _paper()
     today = format_date(date.today(), format="long")

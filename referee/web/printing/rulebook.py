@@ -134,7 +134,7 @@ def _contract_set_sizes(variant: Variant) -> set[int]:
 
 def facts_of(variant: Variant) -> tuple[str, ...]:
     facts = [
-        ngettext("%(num)d player", "%(num)d players", variant.max_players)
+        words.players_text(variant.max_players)
         if variant.min_players == variant.max_players
         else gettext(
             "%(low)d to %(high)d players", low=variant.min_players, high=variant.max_players
@@ -143,11 +143,8 @@ def facts_of(variant: Variant) -> tuple[str, ...]:
     if variant.rounds:
         facts.append(ngettext("%(num)d round", "%(num)d rounds", variant.rounds))
     if variant.target is not None and variant.scoring is Scoring.WINNER_COLLECTS:
-        facts.append(gettext("play to %(target)d points", target=variant.target))
-    if variant.scoring is Scoring.PENALTY:
-        facts.append(gettext("lowest total wins"))
-    else:
-        facts.append(gettext("highest total wins"))
+        facts.append(words.target_text(variant.target))
+    facts.append(words.winning_text(variant))
     return tuple(facts)
 
 

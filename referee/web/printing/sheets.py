@@ -14,7 +14,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -22,7 +22,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from referee.engine.game import Game
-from referee.engine.variants import Contract, Scoring, Variant
+from referee.engine.variants import Variant
 from referee.web import words
 from referee.web.house_rules import TableRules
 
@@ -103,17 +103,10 @@ def _labels(variant: Variant) -> dict[str, str]:
 
 def _subtitle(variant: Variant, players: int) -> str:
     shoe = variant.shoe_for(players)
-    parts = [
-        ngettext("%(num)d player", "%(num)d players", players),
-        words.shoe_text(shoe.decks, shoe.jokers),
-    ]
+    parts = [words.players_text(players), words.shoe_text(shoe.decks, shoe.jokers)]
     if variant.target is not None and not variant.has_contracts:
-        parts.append(gettext("play to %(target)d points", target=variant.target))
-    parts.append(
-        gettext("lowest total wins")
-        if variant.scoring is Scoring.PENALTY
-        else gettext("highest total wins")
-    )
+        parts.append(words.target_text(variant.target))
+    parts.append(words.winning_text(variant))
     return " · ".join(parts)
 
 
@@ -156,30 +149,24 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
     """A sheet filled from a game: every round played so far, the rest still to play."""
     variant = game.variant
     players = list(game.players)
-    rows = [
-        SheetRow(
-            label=str(r.number),
-            contract=_contract_words(game.deal(r.number).contract),
-            dealt=str(game.deal(r.number).cards),
-            dealer=players[game.dealer_of(r.number)],
-            scores=list(r.scores),
-            totals=list(totals),
-            went_out=None if r.went_out is None else players[r.went_out],
-        )
-        for r, totals in zip(game.rounds, game.running_totals(), strict=True)
-    ]
-    first_open = len(rows) + 1
     # A game without rounds runs to a target: a few open deals below the last one played.
-    last = variant.rounds if variant.rounds is not None else max(OPEN_DEALS, first_open + 1)
-    for number in range(first_open, last + 1):
-        rows.append(
-            SheetRow(
-                label=str(number),
-                contract=_contract_words(game.deal(number).contract),
-                dealt=str(game.deal(number).cards),
-            )
+    last = variant.rounds if variant.rounds is not None else max(OPEN_DEALS, len(game.rounds) + 2)
+    rows = []
+    running = game.running_totals()
+    for number in range(1, last + 1):
+        deal = game.deal(number)
+        row = SheetRow(
+            label=str(number),
+            contract=words.contract_text(deal.contract) if deal.contract is not None else "",
+            dealt=str(deal.cards),
         )
-    winners = ", ".join(players[seat] for seat in game.winners)
+        if number <= len(game.rounds):
+            played = game.rounds[number - 1]
+            row.dealer = players[deal.dealer]
+            row.scores = list(played.scores)
+            row.totals = list(running[number - 1])
+            row.went_out = None if played.went_out is None else players[played.went_out]
+        rows.append(row)
     return Sheet(
         title=words.variant_name(variant),
         subtitle=_subtitle(variant, len(players)),
@@ -191,13 +178,9 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
         values=card_values(variant),
         labels=_labels(variant),
         date=date,
-        winner=winners,
+        winner=", ".join(players[seat] for seat in game.winners),
         totals=list(game.standings.totals),
     )
-
-
-def _contract_words(contract: Contract | None) -> str:
-    return words.contract_text(contract) if contract is not None else ""
 
 
 # -- drawing ------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The referee's checks as the page shows them: read the query, ask the engine, shape the verdict.
 
 Everything here works on plain values (a mapping of the query's fields), so the page, its htmx
-partial and the tests share one path. Words come from `referee.web.messages`.
+partial and the tests share one path. Reasons are said by `referee.web.messages`, cards and
+contracts by `referee.web.words`; the headlines of a verdict are this page's own.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.inputs import whole_number
 from referee.web.messages import describe
-from referee.web.picker import local_letter
-from referee.web.words import card_label, contract_text, meld_kind_label
+from referee.web.words import card_label, cards_notation, contract_text, meld_kind_label
 
 CHECKS: tuple[str, ...] = ("meld", "contract", "layoff", "swap", "solve")
 #: The card fields each check reads, in the order the page shows them.
@@ -59,7 +59,7 @@ class CardView:
 
 
 @dataclass
-class Reason:
+class ReasonView:
     message: str
     meld: int | None = None  # the meld of a contract it is about (0-based)
 
@@ -71,7 +71,7 @@ class MeldView:
     kind: str | None = None  # "set"/"run" in words
     jokers: list[str] = field(default_factory=list)  # "JK = 7♥" sentences
     ambiguous: bool = False
-    reasons: list[Reason] = field(default_factory=list)
+    reasons: list[ReasonView] = field(default_factory=list)
     title: str = ""
 
 
@@ -81,7 +81,7 @@ class Verdict:
     valid: bool
     headline: str
     melds: list[MeldView] = field(default_factory=list)
-    reasons: list[Reason] = field(default_factory=list)  # about the whole, not one meld
+    reasons: list[ReasonView] = field(default_factory=list)  # about the whole, not one meld
     note: str = ""
     # the solver's answer
     leftover: list[CardView] = field(default_factory=list)
@@ -222,19 +222,6 @@ def split_melds(text: str) -> list[str]:
     return [part for part in (p.strip() for p in _MELD_BREAK.split(text)) if part]
 
 
-def format_local(cards: Sequence[Card], lang: str) -> str:
-    """Cards as a table of `lang` writes them: ``D♣ 10♥ JK=7♥``."""
-    out = []
-    for card in cards:
-        target = card.stands_for if card.is_joker else card
-        if target is None or target.rank is None or target.suit is None:
-            out.append("JK")
-            continue
-        text = f"{local_letter(target.rank, lang)}{target.suit.symbol}"
-        out.append(f"JK={text}" if card.is_joker else text)
-    return " ".join(out)
-
-
 # -- running a check ----------------------------------------------------------------------
 
 
@@ -257,9 +244,9 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     if notation != lang and not any(name in outcome.errors for name in wanted):
         for name, cards in parsed.items():
             if name == "melds":
-                values[name] = "\n".join(format_local(meld, lang) for meld in cards)
+                values[name] = "\n".join(cards_notation(meld, lang) for meld in cards)
             else:
-                values[name] = format_local(cards, lang)
+                values[name] = cards_notation(cards, lang)
 
     outcome.missing_fields = [n for n in wanted if not values[n].strip()]
     if any(name != "game" for name in outcome.errors):
@@ -371,13 +358,13 @@ def meld_view(
             kind=meld_kind_label(reading.kind),
             jokers=jokers,
             ambiguous=verdict.ambiguous,
-            reasons=[Reason(describe(v.code, v.params), v.meld) for v in reasons],
+            reasons=[ReasonView(describe(v.code, v.params), v.meld) for v in reasons],
             title=title,
         )
     return MeldView(
         cards=[card_view(c, _about(c, reasons)) for c in verdict.cards],
         valid=False,
-        reasons=[Reason(describe(v.code, v.params), v.meld) for v in reasons],
+        reasons=[ReasonView(describe(v.code, v.params), v.meld) for v in reasons],
         title=title,
     )
 
@@ -407,7 +394,7 @@ def _check_contract(parsed: Mapping[str, Any], context: Context, going_out: bool
     for index, meld in enumerate(verdict.melds):
         own = [v for v in verdict.violations if v.meld == index]
         views.append(meld_view(meld, own, _meld_title(index)))
-    whole = [Reason(describe(v.code, v.params)) for v in verdict.violations if v.meld is None]
+    whole = [ReasonView(describe(v.code, v.params)) for v in verdict.violations if v.meld is None]
     contract = contract_text(verdict.contract)
     if verdict.valid:
         headline = gettext("Valid: the contract %(contract)s is met.", contract=contract)

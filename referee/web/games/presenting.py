@@ -1,5 +1,5 @@
 """What the game pages show, in words: the page's context, value classes, house rules in force,
-and a line of history per change."""
+and a line of history per change. (The views themselves are in `routes.py` and `rounds.py`.)"""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from flask_babel import gettext
 from referee.engine.cards import Rank
 from referee.engine.game import Action, Game, SeatResult
 from referee.engine.scoring import value_classes
-from referee.engine.variants import HOUSE_RULES, Scoring, Variant, get_variant
-from referee.web.words import house_rule_label, house_rule_value, rank_label, variant_name
+from referee.engine.variants import Scoring, Variant
+from referee.web.house_rules import table_rules
+from referee.web.words import house_rules_in_words, rank_label, variant_name
 
 from . import store
-from .exports import deal_json
 from .links import edit_url, view_url
 
 #: How often a game page asks whether anything changed (seconds).
@@ -61,12 +61,8 @@ def card_points_json(variant: Variant) -> str:
 
 def rules_in_force(game: Game) -> list[tuple[str, str]]:
     """The house rules that differ from the registered variant, as label and value."""
-    base = get_variant(game.variant.id)
-    return [
-        (house_rule_label(name), house_rule_value(name, getattr(game.variant, name)))
-        for name in HOUSE_RULES
-        if getattr(game.variant, name) != getattr(base, name)
-    ]
+    changed = table_rules(game.variant.id, game.house_rules).changed
+    return house_rules_in_words(game.variant, changed)
 
 
 def change_text(game: Game, entry: store.Entry) -> str:
@@ -106,13 +102,12 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
     game = stored.game
     upcoming = game.next_round
     return {
-        "stored": stored,
         "game": game,
         "game_id": stored.id,
         "token": token,
         "variant_title": variant_name(game.variant.id),
         "rules_in_force": rules_in_force(game),
-        "next_info": deal_json(game, game.deal(upcoming)) if upcoming else None,
+        "next_deal": game.deal(upcoming) if upcoming else None,
         "totals": game.running_totals(),
         "poll_seconds": POLL_SECONDS,
         "view_link": view_url(stored.id, external=True),
@@ -125,10 +120,10 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
     }
 
 
-def editing_context(stored: store.StoredGame, token: str) -> dict[str, Any]:
+def editing_context(stored: store.StoredGame) -> dict[str, Any]:
     """What the edit pages add: the history shown and whether undo is possible."""
     return {
         "history": store.history(stored.id, limit=HISTORY_SHOWN),
-        "can_undo": store.can_undo(stored.id),
+        "can_undo": stored.game.can_undo(store.last_change(stored.id)),
         "classes": class_views(stored.game.variant),
     }
