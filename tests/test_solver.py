@@ -147,7 +147,7 @@ def test_ace_high_or_low_never_around_the_corner_contract():
 def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
     """Round 2 (a set of 3 and a run of 4): 7 7 and 4-5-6 of spades lack one card each."""
     cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
-    solution = solve(cards, CONTRACT, 2)
+    solution = solve(cards, CONTRACT, 2, nearest=True)
     assert not solution.can_meet_contract
     assert solution.melds == ()
     assert solution.leftover == cards
@@ -160,13 +160,27 @@ def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
 
 def test_missing_is_empty_when_nothing_is_near_contract():
     """Round 7 needs three runs of 4; two scattered cards are far more than 3 cards away."""
-    solution = solve(hand("2C 9D"), CONTRACT, 7)
+    solution = solve(hand("2C 9D"), CONTRACT, 7, nearest=True)
     assert not solution.can_meet_contract
     assert solution.missing == ()
 
 
 def test_missing_is_empty_when_the_contract_is_met_contract():
-    assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1).missing == ()
+    assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1, nearest=True).missing == ()
+
+
+def test_missing_is_searched_only_when_asked_contract():
+    """The nearest contract is a second search: without `nearest` a hand that cannot meet the
+    contract answers no missing cards, with it the two it lacks."""
+    cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
+    plain = solve(cards, CONTRACT, 2)
+    asked = solve(cards, CONTRACT, 2, nearest=True)
+    assert plain.missing == () and len(asked.missing) == 2
+    assert (plain.can_meet_contract, plain.leftover_penalty, plain.exact) == (
+        asked.can_meet_contract,
+        asked.leftover_penalty,
+        asked.exact,
+    )
 
 
 # -- Variants ----------------------------------------------------------------------------------
@@ -197,7 +211,7 @@ def test_zioncheck_runs_in_different_suits():
 def test_zioncheck_declared_joker_only_as_declared():
     """A joker declared as the 5 of hearts fills 4-5-6 of hearts, never a set of 9s."""
     cards = hand("4H JK=5H 6H 9C 9D")
-    solution = solve(cards, ZIONCHECK, 2)
+    solution = solve(cards, ZIONCHECK, 2, nearest=True)
     assert not solution.can_meet_contract  # the set of 9s lacks its third card
     assert solution.missing and all(c.rank is Rank.NINE for c in solution.missing)
     met = solve(hand("4H JK=5H 6H 9C 9D 9S"), ZIONCHECK, 2)
@@ -432,7 +446,8 @@ def test_dealt_hands_give_valid_accounted_answers(case):
     """Hands dealt from each variant's shoe: melds judged valid, the hand accounted for,
     missing cards complete a contract, and the answer does not change between calls."""
     variant, number, cards = case
-    solution = solve(cards, variant, number)
+    solution = solve(cards, variant, number, nearest=True)
+    assert solution.exact
     assert_judged_valid(solution, cards, variant, number)
     assert_accounts_for_the_hand(solution, cards, variant)
     if solution.can_meet_contract:
@@ -442,7 +457,7 @@ def test_dealt_hands_give_valid_accounted_answers(case):
         assert len(solution.missing) <= MAX_MISSING
         if solution.missing:
             assert solve(cards + list(solution.missing), variant, number).can_meet_contract
-    assert solve(cards, variant, number) == solution
+    assert solve(cards, variant, number, nearest=True) == solution
 
 
 @settings(max_examples=60, deadline=None)
@@ -451,7 +466,7 @@ def test_missing_cards_are_the_fewest(cards):
     """No smaller set of added cards completes the round-2 contract than `missing` names."""
     if not legal(cards, CONTRACT):
         return
-    solution = solve(cards, CONTRACT, 2)
+    solution = solve(cards, CONTRACT, 2, nearest=True)
     if solution.can_meet_contract or len(solution.missing) != 2:
         return
     for card in {Card(r, s) for r in Rank for s in SUITS}:
