@@ -268,6 +268,24 @@ def _with_distinct_starts(
     return _pareto(combined)
 
 
+def _starts_can_differ(runs: Sequence[Candidate], rules: Rules) -> bool:
+    """Whether runs of one suit can each take a start of its own: a matching of runs to
+    starts, grown one run at a time by augmenting paths."""
+    owner: dict[int, int] = {}
+
+    def place(index: int, seen: set[int]) -> bool:
+        for start in runs[index].run_starts(rules):
+            if start in seen:
+                continue
+            seen.add(start)
+            if start not in owner or place(owner[start], seen):
+                owner[start] = index
+                return True
+        return False
+
+    return all(place(index, set()) for index in range(len(runs)))
+
+
 def _pareto(plans: Sequence[_Plan]) -> list[_Plan]:
     kept: list[_Plan] = []
     best_high = -1
@@ -339,8 +357,8 @@ class _Search:
         self.jokers_worth = self.jokers * rules.joker_weight
         # A bound weighs every item the hand holds: a big hand's bound costs more steps.
         self.bound_cost = 1 + len(hand.held) // 8
-        different_suits = rules.runs_rule is ContractRuns.DIFFERENT_SUITS
-        self.suits_differ = different_suits
+        self.runs_rule = rules.runs_rule
+        self.suits_differ = rules.runs_rule is ContractRuns.DIFFERENT_SUITS
 
     @staticmethod
     def run(search: Callable[[], None]) -> None:
@@ -367,12 +385,14 @@ class _Search:
         return total
 
     def _suit_taken(self, candidate: Candidate) -> bool:
-        """A run in a suit another run of this contract has, where the suits must differ."""
-        return (
-            self.suits_differ
-            and candidate.kind is MeldKind.RUN
-            and any(c.kind is MeldKind.RUN and c.key == candidate.key for c in self.chosen)
-        )
+        """A run that cannot join the runs chosen so far: in a suit another run has, where the
+        suits must differ, or where runs of one suit must start apart and cannot all."""
+        if candidate.kind is not MeldKind.RUN or self.runs_rule is ContractRuns.ANY:
+            return False
+        same = [c for c in self.chosen if c.kind is MeldKind.RUN and c.key == candidate.key]
+        if not same:
+            return False
+        return self.suits_differ or not _starts_can_differ([*same, candidate], self.rules)
 
     def _first(self, slot: int, first: int) -> int:
         """Where a slot's candidates start: after the last slot's pick when it is the same kind
