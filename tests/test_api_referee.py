@@ -373,9 +373,12 @@ def test_a_hand_longer_than_the_round_allows_is_too_many_cards(api: FlaskClient)
     assert "13" in error["error"]["message"] and "14" in error["error"]["message"]
 
 
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
 def test_the_660_byte_request_is_refused_at_once(api: FlaskClient) -> None:
     """The request that once ran for minutes: round 7 with 180 cards and 20 jokers."""
-    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in RANKS]
     hand = " ".join((naturals * 4)[:180] + ["JK"] * 20)
     error = post(api, "solve", {"variant": "contract", "round": 7, "hand": hand}, 400)
     assert error["error"]["code"] == "too_many_cards"
@@ -395,7 +398,7 @@ def test_the_660_byte_request_is_refused_at_once(api: FlaskClient) -> None:
 def test_hand_sizes_per_variant(
     api: FlaskClient, variant: str, house_rules: dict[str, Any], limit: int
 ) -> None:
-    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in RANKS]
     body = {"variant": variant, "round": 1, "house_rules": house_rules}
     assert post(api, "solve", {**body, "hand": naturals[:limit]})["exact"] is True
     error = post(api, "solve", {**body, "hand": naturals[: limit + 1]}, 400)

@@ -232,7 +232,7 @@ def test_solve_says_when_the_budget_ran_out(monkeypatch: pytest.MonkeyPatch) -> 
     status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", "--json", hand)
     answer = json.loads(out)
     assert answer["exact"] is False
-    status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", hand)
+    _status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", hand)
     assert "The search stopped at its limit: a better way may exist." in out
 
 

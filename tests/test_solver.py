@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from referee.engine.cards import JOKER, SUITS, Card, Rank, parse_cards
 from referee.engine.contracts import check_contract
-from referee.engine.melds import MeldKind, Reading, check_meld
 from referee.engine.errors import RefereeError
+from referee.engine.melds import MeldKind, Reading, check_meld
 from referee.engine.scoring import max_hand_size, penalty_of, verify_hand_size
 from referee.engine.solver import MAX_MISSING, Budget, Solution, solve
 from referee.engine.variants import VARIANTS, Variant, get_variant
