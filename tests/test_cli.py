@@ -229,7 +229,7 @@ def test_solve_says_when_the_budget_ran_out(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(solver, "DEFAULT_BUDGET", solver.Budget(steps=60))
     hand = "4H 5H 6H 7H 4S 5S 6S 7S 4C 5C 6C JK JK"  # about a hundred steps to be sure
-    status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", "--json", hand)
+    _, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", "--json", hand)
     answer = json.loads(out)
     assert answer["exact"] is False
     _status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", hand)
