@@ -346,31 +346,31 @@ def _set_candidate(
 _Subset = tuple[tuple[tuple[int, int], ...], int, int, int, int]
 
 
-def run_candidates(hand: Hand, rules: Rules, slack: int) -> Iterator[Candidate | None]:
+def run_candidates(hand: Hand, rules: Rules, slack: int, room: int) -> Iterator[Candidate | None]:
     """Every run the hand could lay down: each suit's choices of places, gaps for fillers
     (None for a choice that makes no run, so that the caller can count the work).
 
-    The suits take turns, and within a suit runs with fewer gaps come first: when a budget
-    cuts the list short, what is kept are the likeliest runs of every suit.
+    The suits take turns; where a suit's choices could outgrow the `room` the caller has
+    for them, runs with fewer gaps come first: when a budget cuts the list short, what is
+    kept are the likeliest runs of every suit.
     """
     fillers = hand.jokers + slack
+    offered = [offers for offers in _run_offers(hand, rules, slack)]
+    crowded = room // max(1, sum(1 for offers in offered if offers))
     suits = [
-        _suit_runs(suit_index, offers, rules, fillers, slack)
-        for suit_index, offers in enumerate(_run_offers(hand, rules, slack))
+        _suit_runs(suit_index, offers, rules, (fillers, slack), crowded)
+        for suit_index, offers in enumerate(offered)
         if offers
     ]
     while suits:
         for runs in list(suits):
-            choice = next(runs, _DONE)
-            if choice is _DONE:
+            turn = list(itertools.islice(runs, _TURN))
+            if len(turn) < _TURN:
                 suits.remove(runs)
-            else:
-                yield choice  # type: ignore[misc]
+            yield from turn
 
 
-_DONE: Final = object()
-# Past this many places a suit could make thousands of runs: fewer gaps first, in rounds.
-_FEW_OFFERS: Final = 8
+_TURN: Final = 64  # choices a suit makes before the next suit's turn
 
 
 def _run_offers(hand: Hand, rules: Rules, slack: int) -> Iterator[list[tuple[int, int]]]:
@@ -396,12 +396,17 @@ def _run_offers(hand: Hand, rules: Rules, slack: int) -> Iterator[list[tuple[int
 
 
 def _suit_runs(
-    suit_index: int, offers: list[tuple[int, int]], rules: Rules, fillers: int, slack: int
+    suit_index: int,
+    offers: list[tuple[int, int]],
+    rules: Rules,
+    reach: tuple[int, int],
+    room: int,
 ) -> Iterator[Candidate | None]:
+    fillers, slack = reach
     subsets: Iterator[_Subset | None]
     if rules.around:
         subsets = _cyclic_subsets(offers, rules.weights, fillers)
-    elif len(offers) <= _FEW_OFFERS:
+    elif 1 << min(len(offers), LONGEST_RUN + 1) <= room:  # at most that many choices
         subsets = _linear_subsets(offers, rules.weights, fillers, 0)
     else:
         subsets = (

@@ -123,12 +123,16 @@ class _Clock:
             self.exact = False
             raise _OutOfBudget
 
+    def room(self, share: int) -> int:
+        """The choices `collect` looks at, at most, for this share."""
+        return self.left // share // _CHOICE_STEPS
+
     def collect(self, choices: Iterable[Candidate | None], share: int) -> list[Candidate]:
         """The candidates among `choices` (None: a choice that makes no meld), weighing at most
         1/`share` of the steps and of the time left: the search needs the rest. What lies
         beyond is never looked at."""
         kept: list[Candidate] = []
-        allowance = self.left // share // _CHOICE_STEPS
+        allowance = self.room(share)
         until = time.monotonic() + (self.deadline - time.monotonic()) / share
         count = 0
         for candidate in choices:
@@ -329,8 +333,11 @@ class _Search:
         kinds = [MeldKind.SET, MeldKind.RUN] if slots is None else sorted(set(slots), key=str)
         self.candidates: dict[MeldKind, list[Candidate]] = {}
         for share, kind in enumerate(kinds, start=2):
-            make = set_candidates if kind is MeldKind.SET else run_candidates
-            found = clock.collect(make(hand, rules, slack), share)
+            if kind is MeldKind.SET:
+                choices = set_candidates(hand, rules, slack)
+            else:
+                choices = run_candidates(hand, rules, slack, clock.room(share))
+            found = clock.collect(choices, share)
             found.sort(key=Candidate.sort_key)
             for order, candidate in enumerate(found):
                 candidate.order = order
