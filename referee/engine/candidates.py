@@ -162,6 +162,9 @@ class Rules:
         self.top = 14 if variant.aces is AceRule.HIGH_OR_LOW else 13
         self.runs_rule = variant.contract_runs
         self.decks = variant.max_decks
+        self.jokers = variant.max_jokers if variant.uses_jokers else 0  # at most, in the shoe
+        self.rank_points = variant.rank_points
+        self.joker_points = variant.joker_points
         self.windows = _windows(self.top, self.around, run_size)
         self.joker_weight = weight(variant.joker_points)
         self.weights = [0] * ITEMS
@@ -181,8 +184,24 @@ _RULES: dict[tuple[object, ...], Rules] = {}
 _RULES_KEPT: Final = 256
 
 
+_LAST: list[tuple[Variant, int, int, Rules]] = []  # the variants asked for last, by identity
+
+
 def rules_for(variant: Variant, set_size: int, run_size: int) -> Rules:
     """The Rules of these meld rules and sizes, built once (house rules make few variants)."""
+    for known, sets, runs, rules in _LAST:
+        if known is variant and sets == set_size and runs == run_size:
+            return rules
+    rules = _rules_by_fields(variant, set_size, run_size)
+    _LAST.insert(0, (variant, set_size, run_size, rules))
+    del _LAST[_LAST_KEPT:]
+    return rules
+
+
+_LAST_KEPT: Final = 16
+
+
+def _rules_by_fields(variant: Variant, set_size: int, run_size: int) -> Rules:
     key = (
         set_size,
         run_size,
@@ -236,22 +255,30 @@ def _windows(top: int, around: bool, minimum: int) -> list[Window]:
 class Hand:
     """The usable part of a hand as counts, and what the shoe would not allow."""
 
-    def __init__(self, hand: Sequence[Card], variant: Variant, decks: int) -> None:
+    def __init__(self, hand: Sequence[Card], rules: Rules) -> None:
         self.cards = tuple(hand)
         counts = [0] * ITEMS
         jokers: list[Card] = []
+        decks = rules.decks
+        rank_points = rules.rank_points
+        points = 0
+        touched: list[int] = []
         for card in self.cards:
-            if card.rank is None:
+            rank = card.rank
+            if rank is None:
                 jokers.append(card)
                 continue
-            item = _SUIT_INDEX[card.suit] * 13 + card.rank - 1  # type: ignore[index]
+            points += rank_points[rank - 1]
+            item = _SUIT_INDEX[card.suit] * 13 + rank - 1  # type: ignore[index]
             if counts[item] < decks:
+                if not counts[item]:
+                    touched.append(item)
                 counts[item] += 1
-        allowed = variant.max_jokers if variant.uses_jokers else 0
-        if len(jokers) > allowed:
+        self.points = points + len(jokers) * rules.joker_points  # the whole hand's penalty
+        if len(jokers) > rules.jokers:
             # Free jokers first, so a shoe limit leaves the declarations unused.
             jokers.sort(key=_joker_order)
-            del jokers[allowed:]
+            del jokers[rules.jokers :]
         self.declared: dict[int, Card] = {}
         free = 0
         for card in jokers:
@@ -259,11 +286,14 @@ class Hand:
                 free += 1
             else:
                 item = NATURALS + item_of(card)
+                if not counts[item]:
+                    touched.append(item)
                 counts[item] += 1
                 self.declared[item] = card
         self.counts = counts
         self.jokers = free
-        self.held = [(item, count) for item, count in enumerate(counts) if count]
+        self.held = [(item, counts[item]) for item in sorted(touched)]
+        self.weight = sum(rules.weights[item] * count for item, count in self.held)
         self.packed = sum(count << (BITS * item) for item, count in self.held)
         self.size = sum(count for _, count in self.held)
         # Fixed cards by suit: a suit with too few holds no run.

@@ -314,6 +314,13 @@ def _absorbed(chosen: Sequence[Candidate], rules: Rules, jokers: int, clock: _Cl
 # -- the search --------------------------------------------------------------------------------
 
 
+_KINDS: Final = (MeldKind.SET, MeldKind.RUN)
+
+
+def _kind(kind: MeldKind) -> int:
+    return 0 if kind is MeldKind.SET else 1
+
+
 class _Search:
     """Branch and bound over the contract's slots (or any number of melds, for rummy)."""
 
@@ -330,9 +337,13 @@ class _Search:
         self.clock = clock
         self.counts = hand.counts
         self.jokers = hand.jokers
-        kinds = [MeldKind.SET, MeldKind.RUN] if slots is None else sorted(set(slots), key=str)
-        self.candidates: dict[MeldKind, list[Candidate]] = {}
-        for share, kind in enumerate(kinds, start=2):
+        # By kind, as _KINDS orders them (an Enum member's hash and value run in Python).
+        self.candidates: list[list[Candidate]] = [[], []]
+        share = 1
+        for kind in _KINDS:
+            if slots is not None and kind not in slots:
+                continue
+            share += 1
             if kind is MeldKind.SET:
                 choices = set_candidates(hand, rules, slack)
             else:
@@ -341,26 +352,27 @@ class _Search:
             found.sort(key=Candidate.sort_key)
             for order, candidate in enumerate(found):
                 candidate.order = order
-            self.candidates[kind] = found
+            self.candidates[_kind(kind)] = found
         if slots is not None:
             # The most constrained kind first; identical slots stay together.
-            slots = sorted(slots, key=lambda k: (len(self.candidates[k]), k.value))
+            slots = sorted(slots, key=lambda k: (len(self.candidates[_kind(k)]), _kind(k)))
         self.slots = slots or []
-        by_need = {
-            kind: sorted(found, key=lambda c: (c.jmin, c.order))
-            for kind, found in self.candidates.items()
-        }
+        by_need = [sorted(found, key=lambda c: (c.jmin, c.order)) for found in self.candidates]
         # Per slot: its candidates, and the kinds of the slots from there on with how many.
-        self.slot_candidates = [self.candidates[kind] for kind in self.slots]
+        self.slot_candidates = [self.candidates[_kind(kind)] for kind in self.slots]
         self.needs_from = [
-            [(by_need[kind], self.slots[slot:].count(kind)) for kind in set(self.slots[slot:])]
+            [
+                (by_need[_kind(kind)], self.slots[slot:].count(kind))
+                for kind in _KINDS
+                if kind in self.slots[slot:]
+            ]
             for slot in range(len(self.slots) + 1)
         ]
         self.chosen: list[Candidate] = []
         self.best_score = -1
         self.best: tuple[Candidate, ...] | None = None
         self.best_missing = MAX_MISSING + 1
-        self.total = sum(rules.weights[item] * count for item, count in hand.held)
+        self.total = hand.weight
         self.jokers_worth = self.jokers * rules.joker_weight
         # A bound weighs every item the hand holds: a big hand's bound costs more steps.
         self.bound_cost = 1 + len(hand.held) // 8
@@ -411,7 +423,7 @@ class _Search:
     def contract(self) -> None:
         slots = self.slots
         rules = self.rules
-        if any(not self.candidates[kind] for kind in slots):
+        if not all(self.slot_candidates):
             return
         last = len(slots)
         self.upto = [
@@ -508,7 +520,7 @@ class _Search:
 
     def any_melds(self) -> None:
         self.everything = sorted(
-            self.candidates[MeldKind.SET] + self.candidates[MeldKind.RUN],
+            self.candidates[0] + self.candidates[1],
             key=Candidate.sort_key,
         )
         self._any(0, self.hand.packed, 0, 0, 0, self.total)
@@ -544,7 +556,7 @@ class _Search:
     # - the nearest contract: fewest natural cards to add -
 
     def nearest(self) -> None:
-        for found in self.candidates.values():
+        for found in self.candidates:
             found.sort(key=lambda c: (c.plow, c.jmin - c.plow, -c.weight, c.key, c.packed))
         self._near(0, 0, self.hand.packed, 0, 0)
 
@@ -610,7 +622,7 @@ def solve(
         slots = [MeldKind.SET] * contract.sets + [MeldKind.RUN] * contract.runs
     else:
         rules = rules_for(variant, variant.min_set_size, variant.min_run_size)
-    counted = Hand(hand, variant, rules.decks)
+    counted = Hand(hand, rules)
     clock = _Clock(budget or DEFAULT_BUDGET)
     search = _Search(counted, rules, slots, 0, clock)
     search.run(search.any_melds if slots is None else search.contract)
@@ -622,7 +634,7 @@ def solve(
             can_meet_contract=False,
             melds=(),
             leftover=counted.cards,
-            leftover_penalty=sum(variant.points_of(c) for c in counted.cards),
+            leftover_penalty=counted.points,
             missing=missing,
             exact=clock.exact,
             steps=clock.spent,
