@@ -66,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     solve = verbs.add_parser(
         "solve", parents=[common, with_round], help="the best way to meet the contract"
     )
+    solve.add_argument(
+        "--nearest",
+        action="store_true",
+        help="when the contract can't be met, also name the cards it is missing",
+    )
     solve.add_argument("hand", nargs="+", help="the cards in the hand")
     return parser
 
@@ -116,6 +121,8 @@ def request_body(args: argparse.Namespace) -> dict[str, Any]:
     elif args.call == "solve":
         body["round"] = _round(args.round)
         body["hand"] = " ".join(args.hand)
+        if args.nearest:
+            body["nearest"] = True
     return body
 
 
@@ -270,8 +277,10 @@ def _solve_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
             answer["leftover_penalty"],
         )
     )
-    if answer["missing"]:
+    if answer.get("missing"):
         lines.append(gettext("Still missing: %(cards)s", cards=_cards_text(answer["missing"])))
+    if not answer["exact"]:
+        lines.append(gettext("The search stopped at its limit: a better way may exist."))
     return lines
 
 

@@ -335,7 +335,8 @@ def test_solve_finds_the_contract_and_the_least_left(api: FlaskClient) -> None:
     assert all(m["valid"] and m["errors"] == [] for m in answer["melds"])
     assert answer["leftover"] == ["2C"]
     assert answer["leftover_penalty"] == 5
-    assert answer["missing"] == []
+    assert answer["exact"] is True
+    assert "missing" not in answer  # only a request that asks for the nearest gets it
 
 
 def test_solve_when_the_contract_cannot_be_met(api: FlaskClient) -> None:
@@ -345,6 +346,72 @@ def test_solve_when_the_contract_cannot_be_met(api: FlaskClient) -> None:
     assert answer["melds"] == []
     assert answer["leftover_penalty"] == 20  # the whole hand
     assert sorted(answer["leftover"]) == sorted(["4H", "5H", "6H", "9C"])
+
+
+def test_solve_names_the_missing_cards_only_when_asked_nearest(api: FlaskClient) -> None:
+    """SPEC: `missing` is in the answer only with `nearest`; 7 7 and 4-5-6 of spades lack one
+    card each for round 2 (a set of 3 and a run of 4)."""
+    body = {"variant": "contract", "round": 2, "hand": "7H 7C 4S 5S 6S KD 2C 9H QD 10C"}
+    plain = post(api, "solve", body)
+    asked = post(api, "solve", {**body, "nearest": True})
+    assert "missing" not in plain and plain["exact"] is True
+    assert len(asked["missing"]) == 2
+    assert {k: v for k, v in asked.items() if k != "missing"} == plain
+    assert post(api, "solve", {**body, "nearest": False}) == plain
+    wrong = post(api, "solve", {**body, "nearest": "yes"}, status=400)
+    assert wrong["error"]["code"] == "wrong_type" and wrong["error"]["field"] == "nearest"
+
+
+def test_a_hand_longer_than_the_round_allows_is_too_many_cards(api: FlaskClient) -> None:
+    """RULES.md "Hand sizes": contract's round 7 deals at most 12 cards (3-8 players), one is
+    drawn and buying is off: 13 cards pass, 14 are a 400 before any search."""
+    hand = "4H 5H 6H 7H 8C 9C 10C JC QS KS AS 2S 3D"
+    assert post(api, "solve", {"variant": "contract", "round": 7, "hand": hand})["exact"]
+    error = post(api, "solve", {"variant": "contract", "round": 7, "hand": hand + " 4D"}, 400)
+    assert error["error"]["code"] == "too_many_cards"
+    assert error["error"]["limit"] == 13
+    assert "13" in error["error"]["message"] and "14" in error["error"]["message"]
+
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def test_the_660_byte_request_is_refused_at_once(api: FlaskClient) -> None:
+    """The request that once ran for minutes: round 7 with 180 cards and 20 jokers."""
+    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in RANKS]
+    hand = " ".join((naturals * 4)[:180] + ["JK"] * 20)
+    error = post(api, "solve", {"variant": "contract", "round": 7, "hand": hand}, 400)
+    assert error["error"]["code"] == "too_many_cards"
+
+
+@pytest.mark.parametrize(
+    ("variant", "house_rules", "limit"),
+    [
+        ("contract", {}, 11),  # round 1: 10 dealt + 1 drawn
+        ("frustration", {}, 17),  # buying on: 3 buys of the discard and 1 penalty card
+        ("frustration", {"buy_penalty_cards": 2}, 20),
+        ("shanghai", {}, 18),  # 11 + 1 + 3 "May I?" buys of 2 cards
+        ("zioncheck-nl", {}, 30),  # several discards at once: bounded at 30
+        ("rummy", {}, 11),  # 10 dealt to two players, the largest deal
+    ],
+)
+def test_hand_sizes_per_variant(
+    api: FlaskClient, variant: str, house_rules: dict[str, Any], limit: int
+) -> None:
+    naturals = [f"{rank}{suit}" for suit in "CDHS" for rank in RANKS]
+    body = {"variant": variant, "round": 1, "house_rules": house_rules}
+    assert post(api, "solve", {**body, "hand": naturals[:limit]})["exact"] is True
+    error = post(api, "solve", {**body, "hand": naturals[: limit + 1]}, 400)
+    assert (error["error"]["code"], error["error"]["limit"]) == ("too_many_cards", limit)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "pt", "fr", "es"])
+def test_too_many_cards_is_said_in_every_language(api: FlaskClient, lang: str) -> None:
+    body = {"variant": "contract", "round": 1, "hand": ["7H"] * 12, "lang": lang}
+    message = post(api, "solve", body, 400)["error"]["message"]
+    english = post(api, "solve", {**body, "lang": "en"}, 400)["error"]["message"]
+    assert "11" in message and "12" in message
+    assert (message == english) == (lang == "en")
 
 
 def test_solve_for_rummy_ignores_the_round(api: FlaskClient) -> None:

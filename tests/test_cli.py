@@ -212,6 +212,36 @@ def test_human_readable_penalty_and_solve() -> None:
     assert "Penalty left: 20 points" in out
 
 
+def test_solve_names_missing_cards_with_nearest() -> None:
+    hand = "7H 7C 4S 5S 6S KD 2C 9H QD 10C"
+    status, out, _ = run("solve", "--round", "2", hand)
+    assert status == 1 and "Still missing" not in out
+    status, out, _ = run("solve", "--round", "2", "--nearest", hand)
+    assert status == 1 and "Still missing: " in out
+    status, out, _ = run("solve", "--round", "2", "--nearest", "--json", hand)
+    answer = json.loads(out)
+    assert len(answer["missing"]) == 2 and answer["exact"] is True
+
+
+def test_solve_says_when_the_budget_ran_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line has the API's budget: past it, the best way found and a warning."""
+    from referee.engine import solver
+
+    monkeypatch.setattr(solver, "DEFAULT_BUDGET", solver.Budget(steps=60))
+    hand = "4H 5H 6H 7H 4S 5S 6S 7S 4C 5C 6C JK JK"  # about a hundred steps to be sure
+    _, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", "--json", hand)
+    answer = json.loads(out)
+    assert answer["exact"] is False
+    _status, out, _ = run("solve", "--round", "7", "--variant", "joker-rummy", hand)
+    assert "The search stopped at its limit: a better way may exist." in out
+
+
+def test_solve_refuses_a_hand_longer_than_the_round_allows() -> None:
+    status, out, err = run("solve", "--round", "1", " ".join(["7H"] * 12))
+    assert (status, out) == (2, "")
+    assert "at most 11 cards" in err
+
+
 def test_a_house_rule_without_a_value_is_bad_input() -> None:
     status, out, err = run("meld", "--house-rule", "buying", "7H 7S 7D")
     assert (status, out) == (2, "")

@@ -251,6 +251,26 @@ def test_the_solver_for_plain_rummy_leaves_the_least(client: FlaskClient) -> Non
     assert "Lay these down: 2 points stay in the hand." in text
 
 
+def test_the_solver_refuses_a_hand_longer_than_the_round_allows(client: FlaskClient) -> None:
+    """RULES.md "Hand sizes": round 1 of contract holds at most 11 cards; 12 are a 400 that
+    says so in the page's language, and the hand typed stays in its field."""
+    hand = "7H 7S 7D QH QS JK 2C 3C 4C 5C 6C 8D"
+    status, html = get(client, check="solve", round="1", hand=hand, lang="nl")
+    assert status == 400
+    assert "Een hand kan hier hoogstens 11 kaarten hebben" in unescape(html)
+    assert hand in unescape(html)
+
+
+def test_the_solver_says_when_its_budget_ran_out(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.engine import solver
+
+    monkeypatch.setattr(solver, "DEFAULT_BUDGET", solver.Budget(steps=40))
+    _, html = get(client, check="solve", round="1", hand="7H 7S 7D QH QS JK 2C 2D 2S 9H 9D")
+    assert "the search stopped at its limit" in verdict_of(html)
+
+
 # -- bad input: a 4xx with words, never a 500, and what was typed stays ---------------------
 
 

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from referee.engine.cards import JOKER, SUITS, Card, Rank, parse_cards
 from referee.engine.contracts import check_contract
+from referee.engine.errors import RefereeError
 from referee.engine.melds import MeldKind, Reading, check_meld
-from referee.engine.scoring import penalty_of
-from referee.engine.solver import MAX_MISSING, Solution, solve
+from referee.engine.scoring import max_hand_size, penalty_of, verify_hand_size
+from referee.engine.solver import MAX_MISSING, Budget, Solution, solve
 from referee.engine.variants import VARIANTS, Variant, get_variant
 
 CONTRACT = get_variant("contract")
@@ -147,7 +148,7 @@ def test_ace_high_or_low_never_around_the_corner_contract():
 def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
     """Round 2 (a set of 3 and a run of 4): 7 7 and 4-5-6 of spades lack one card each."""
     cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
-    solution = solve(cards, CONTRACT, 2)
+    solution = solve(cards, CONTRACT, 2, nearest=True)
     assert not solution.can_meet_contract
     assert solution.melds == ()
     assert solution.leftover == cards
@@ -160,13 +161,27 @@ def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
 
 def test_missing_is_empty_when_nothing_is_near_contract():
     """Round 7 needs three runs of 4; two scattered cards are far more than 3 cards away."""
-    solution = solve(hand("2C 9D"), CONTRACT, 7)
+    solution = solve(hand("2C 9D"), CONTRACT, 7, nearest=True)
     assert not solution.can_meet_contract
     assert solution.missing == ()
 
 
 def test_missing_is_empty_when_the_contract_is_met_contract():
-    assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1).missing == ()
+    assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1, nearest=True).missing == ()
+
+
+def test_missing_is_searched_only_when_asked_contract():
+    """The nearest contract is a second search: without `nearest` a hand that cannot meet the
+    contract answers no missing cards, with it the two it lacks."""
+    cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
+    plain = solve(cards, CONTRACT, 2)
+    asked = solve(cards, CONTRACT, 2, nearest=True)
+    assert plain.missing == () and len(asked.missing) == 2
+    assert (plain.can_meet_contract, plain.leftover_penalty, plain.exact) == (
+        asked.can_meet_contract,
+        asked.leftover_penalty,
+        asked.exact,
+    )
 
 
 # -- Variants ----------------------------------------------------------------------------------
@@ -197,7 +212,7 @@ def test_zioncheck_runs_in_different_suits():
 def test_zioncheck_declared_joker_only_as_declared():
     """A joker declared as the 5 of hearts fills 4-5-6 of hearts, never a set of 9s."""
     cards = hand("4H JK=5H 6H 9C 9D")
-    solution = solve(cards, ZIONCHECK, 2)
+    solution = solve(cards, ZIONCHECK, 2, nearest=True)
     assert not solution.can_meet_contract  # the set of 9s lacks its third card
     assert solution.missing and all(c.rank is Rank.NINE for c in solution.missing)
     met = solve(hand("4H JK=5H 6H 9C 9D 9S"), ZIONCHECK, 2)
@@ -432,7 +447,8 @@ def test_dealt_hands_give_valid_accounted_answers(case):
     """Hands dealt from each variant's shoe: melds judged valid, the hand accounted for,
     missing cards complete a contract, and the answer does not change between calls."""
     variant, number, cards = case
-    solution = solve(cards, variant, number)
+    solution = solve(cards, variant, number, nearest=True)
+    assert solution.exact
     assert_judged_valid(solution, cards, variant, number)
     assert_accounts_for_the_hand(solution, cards, variant)
     if solution.can_meet_contract:
@@ -442,7 +458,7 @@ def test_dealt_hands_give_valid_accounted_answers(case):
         assert len(solution.missing) <= MAX_MISSING
         if solution.missing:
             assert solve(cards + list(solution.missing), variant, number).can_meet_contract
-    assert solve(cards, variant, number) == solution
+    assert solve(cards, variant, number, nearest=True) == solution
 
 
 @settings(max_examples=60, deadline=None)
@@ -451,8 +467,103 @@ def test_missing_cards_are_the_fewest(cards):
     """No smaller set of added cards completes the round-2 contract than `missing` names."""
     if not legal(cards, CONTRACT):
         return
-    solution = solve(cards, CONTRACT, 2)
+    solution = solve(cards, CONTRACT, 2, nearest=True)
     if solution.can_meet_contract or len(solution.missing) != 2:
         return
     for card in {Card(r, s) for r in Rank for s in SUITS}:
         assert not solve([*cards, card], CONTRACT, 2).can_meet_contract
+
+
+# -- The budget: no hand ties up a worker ----------------------------------------------------
+
+HUGE = get_variant(
+    "contract",
+    {
+        "deal": [20] * 7,
+        "buying": True,
+        "buy_limit": 20,
+        "buy_penalty_cards": 5,
+        "shoe": [{"min_players": 3, "max_players": 8, "decks": 8, "jokers": 16}],
+    },
+)
+
+
+def huge_hand(seed: int) -> list[Card]:
+    """141 cards, the most these house rules allow (20 dealt, 1 drawn, 20 buys of 6 cards),
+    from an 8-deck shoe with 16 jokers."""
+    import random
+
+    shoe = [Card(r, s) for r in Rank for s in SUITS] * 8 + [JOKER] * 16
+    random.Random(seed).shuffle(shoe)
+    return shoe[:141]
+
+
+def test_hand_sizes_follow_the_deal_the_draw_and_the_buys():
+    """RULES.md "Hand sizes": dealt + 1 drawn + buy limit x (discard + penalty cards); 30 where
+    several discards may be taken at once; the largest deal when the table's size is unknown."""
+    assert max_hand_size(CONTRACT, 1) == 11 and max_hand_size(CONTRACT, 7) == 13
+    assert max_hand_size(get_variant("frustration"), 1) == 10 + 1 + 3 * 2
+    assert max_hand_size(SHANGHAI, 4) == 11 + 1 + 3 * 2
+    assert max_hand_size(ZIONCHECK, 7) == 30
+    assert max_hand_size(RUMMY, 1) == 11 and max_hand_size(RUMMY, 1, 4) == 8
+    assert max_hand_size(HUGE, 7) == 20 + 1 + 20 * 6
+    verify_hand_size(13, CONTRACT, 7)
+    with pytest.raises(RefereeError) as refused:
+        verify_hand_size(14, CONTRACT, 7)
+    assert refused.value.code == "too_many_cards"
+    assert refused.value.params == {"limit": 13, "count": 14}
+
+
+@pytest.mark.parametrize("number", [1, 4, 7])
+def test_past_the_budget_the_best_found_is_valid_and_not_exact(number):
+    """The largest hand the rules allow, with a small budget: an answer at once, every meld
+    judged valid, the hand accounted for, and `exact` False."""
+    cards = huge_hand(number)
+    solution = solve(cards, HUGE, number, budget=Budget(steps=3000))
+    assert not solution.exact
+    assert solution.can_meet_contract  # 141 cards always hold a contract; the first is found
+    assert_judged_valid(solution, cards, HUGE, number)
+    assert_accounts_for_the_hand(solution, cards, HUGE)
+
+
+def test_the_budget_counts_steps_so_the_answer_is_the_same_every_time():
+    cards = huge_hand(7)
+    first = solve(cards, HUGE, 7, budget=Budget(steps=3000), nearest=True)
+    assert solve(cards, HUGE, 7, budget=Budget(steps=3000), nearest=True) == first
+    assert first.steps <= 3000
+
+
+def test_a_budget_too_small_for_the_nearest_contract_says_so():
+    cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
+    assert solve(cards, CONTRACT, 2, nearest=True).exact
+    short = solve(cards, CONTRACT, 2, nearest=True, budget=Budget(steps=20))
+    assert not short.exact and not short.can_meet_contract
+
+
+def test_no_time_left_still_answers():
+    """A wall clock already past its guard (a machine far busier than expected): the answer
+    comes at once and says it is not exact."""
+    cards = huge_hand(3)
+    solution = solve(cards, HUGE, 3, budget=Budget(seconds=0.0))
+    assert not solution.exact
+    assert_accounts_for_the_hand(solution, cards, HUGE)
+
+
+@settings(max_examples=60, deadline=None)
+@given(dealt_hands(), st.integers(min_value=0, max_value=400))
+def test_any_budget_gives_a_valid_answer_and_exact_means_the_least(case, steps):
+    """Whatever the budget: melds judged valid and the hand accounted for; an answer that says
+    it is exact is the one an unlimited search gives."""
+    variant, number, cards = case
+    solution = solve(cards, variant, number, budget=Budget(steps=steps))
+    assert_judged_valid(solution, cards, variant, number)
+    assert_accounts_for_the_hand(solution, cards, variant)
+    unlimited = solve(cards, variant, number, budget=Budget(steps=10**9, seconds=10**6))
+    assert unlimited.exact
+    if solution.exact:
+        assert (solution.can_meet_contract, solution.leftover_penalty) == (
+            unlimited.can_meet_contract,
+            unlimited.leftover_penalty,
+        )
+    else:
+        assert solution.leftover_penalty >= unlimited.leftover_penalty

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .cards import Card, Rank
 from .errors import RefereeError
@@ -45,15 +46,38 @@ def value_classes(variant: Variant) -> tuple[ValueClass, ...]:
     return tuple(classes)
 
 
-def max_hand_size(variant: Variant, round_number: int, players: int) -> int:
-    """The most cards a player can hold when a round ends (a bound, not a likelihood)."""
-    dealt = variant.cards_dealt(round_number, players)
-    extra = 1  # a drawn card not yet discarded
+# RULES.md "Hand sizes": where several discards may be taken at once, hands stop at this.
+SEVERAL_DISCARDS_HAND: Final = 30
+
+
+def max_hand_size(variant: Variant, round_number: int, players: int | None = None) -> int:
+    """The most cards a player can hold in a round (RULES.md "Hand sizes"; a bound, not a
+    likelihood): the cards dealt, the card drawn, and what the buy limit can bring (each buy
+    the discard and its penalty cards); 30 where several discards may be taken at once.
+    Without a player count, the largest deal any table of the variant gets.
+    Raises RoundError for a round the variant does not have.
+    """
+    if players is None:
+        counts = range(variant.min_players, variant.max_players + 1)
+        dealt = max(variant.cards_dealt(round_number, count) for count in counts)
+    else:
+        dealt = variant.cards_dealt(round_number, players)
+    most = dealt + 1  # a drawn card not yet discarded
     if variant.buying:
-        extra += variant.buy_limit * (1 + variant.buy_penalty_cards)
+        most += variant.buy_limit * (1 + variant.buy_penalty_cards)
     if variant.take_several_discards:
-        extra += dealt  # a deep pick-up from the discard pile
-    return dealt + extra
+        most = max(most, SEVERAL_DISCARDS_HAND)
+    return most
+
+
+def verify_hand_size(
+    cards: int, variant: Variant, round_number: int, players: int | None = None
+) -> None:
+    """RefereeError `too_many_cards` (limit, count) for a hand of more cards than
+    `max_hand_size` allows: an input error, checked before any verdict on the hand."""
+    limit = max_hand_size(variant, round_number, players)
+    if cards > limit:
+        raise RefereeError("too_many_cards", limit=limit, count=cards)
 
 
 def possible_penalty(points: int, variant: Variant, round_number: int, players: int) -> bool:

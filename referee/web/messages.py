@@ -94,17 +94,30 @@ def _wrong_sets_and_runs(p: dict[str, Any]) -> str:
     return gettext("The contract asks for %(wanted)s; these melds are %(got)s.", **p)
 
 
+def _too_many_cards(p: Mapping[str, Any]) -> str:
+    if "count" in p:  # a hand longer than the round allows (RULES.md "Hand sizes")
+        return ngettext(
+            "A hand can hold at most %(num)d card here (the cards dealt, the card drawn and "
+            "what buying brings); this one has %(count)d.",
+            "A hand can hold at most %(num)d cards here (the cards dealt, the card drawn and "
+            "what buying brings); this one has %(count)d.",
+            _num(p["limit"]),
+            count=_num(p["count"]),
+        )
+    return ngettext(
+        "That is too many cards: at most %(num)d at once.",
+        "That is too many cards: at most %(num)d at once.",
+        _num(p["limit"]),
+    )
+
+
 _MESSAGES: Final[Mapping[str, Message]] = {
     # -- input errors --
     "bad_input": _bad_input,
     "bad_card": lambda p: gettext(
         "“%(token)s” is not a card. Write a rank and a suit, like 10H, Q♠ or JK.", **p
     ),
-    "too_many_cards": lambda p: ngettext(
-        "That is too many cards: at most %(num)d at once.",
-        "That is too many cards: at most %(num)d at once.",
-        _num(p["limit"]),
-    ),
+    "too_many_cards": _too_many_cards,
     "unknown_variant": lambda p: gettext("There is no variant called “%(variant)s”.", **p),
     "bad_house_rule": _bad_house_rule,
     "unknown_house_rule": lambda p: gettext("There is no house rule called “%(rule)s”.", **p),

@@ -135,15 +135,19 @@ def penalty_answer(cards: Sequence[Card], variant: Variant) -> JSON:
     }
 
 
-def solution_answer(solution: Any) -> JSON:
-    """SPEC's `solve` answer (a `referee.engine.solver.Solution`), plus `missing`."""
-    return {
+def solution_answer(solution: Any, *, nearest: bool = False) -> JSON:
+    """SPEC's `solve` answer (a `referee.engine.solver.Solution`); `missing` only when the
+    request asked for the `nearest` arrangement."""
+    answer: JSON = {
         "can_meet_contract": bool(solution.can_meet_contract),
         "melds": [_reading_as_meld(reading) for reading in solution.melds],
         "leftover": format_cards(solution.leftover),
         "leftover_penalty": int(solution.leftover_penalty),
-        "missing": format_cards(solution.missing),
+        "exact": bool(solution.exact),
     }
+    if nearest:
+        answer["missing"] = format_cards(solution.missing)
+    return answer
 
 
 def error_answer(error: RefereeError, **extra: Any) -> JSON:

@@ -17,6 +17,7 @@ from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.layoffs import check_layoff
 from referee.engine.melds import check_meld
+from referee.engine.scoring import verify_hand_size
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
 
 from .. import verdicts
@@ -163,7 +164,9 @@ def _solve(body: Mapping[str, Any], lang: str | None) -> JSON:
     # Rummy has no rounds to ask about: the round is ignored, whatever it is.
     number = _round(body, variant) if variant.has_contracts else 1
     hand = _field_cards(body, "hand", lang)
-    return verdicts.solution_answer(solve(hand, variant, number))
+    verify_hand_size(len(hand), variant, number)
+    nearest = _boolean(body, "nearest", False)
+    return verdicts.solution_answer(solve(hand, variant, number, nearest=nearest), nearest=nearest)
 
 
 _HANDLERS: Final[Mapping[str, Callable[[Mapping[str, Any], str | None], JSON]]] = {

@@ -20,6 +20,7 @@ from referee.engine.errors import RefereeError, Violation
 from referee.engine.game import Game
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld
+from referee.engine.scoring import verify_hand_size
 from referee.engine.variants import Variant
 from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
@@ -456,7 +457,10 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
     from referee.engine.solver import solve
 
     hand = parsed["hand"]
-    solution = solve(hand, context.variant, context.round or 1)
+    game = context.game
+    players = len(game.players) if game is not None and game.variant == context.variant else None
+    verify_hand_size(len(hand), context.variant, context.round or 1, players)
+    solution = solve(hand, context.variant, context.round or 1, nearest=True)
     views = []
     for index, reading in enumerate(solution.melds):
         views.append(
@@ -502,6 +506,16 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) 
         leftover=leftover,
         leftover_penalty=penalty,
         missing=missing,
+        note=_inexact_note(solution.exact),
+    )
+
+
+def _inexact_note(exact: bool) -> str:
+    if exact:
+        return ""
+    return gettext(
+        "This hand has so many ways to lay down that the search stopped at its limit: "
+        "this is the best way it found, and a better one may exist."
     )
 
 
