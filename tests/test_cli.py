@@ -199,7 +199,7 @@ def test_human_readable_contract_names_the_contract_and_the_meld() -> None:
     status, out, _ = run("contract", "--round", "2", "7H 7S 7D", "4C 5C 6C")
     assert status == 1
     assert out.splitlines()[0] == "The contract is not met: 1 set of 3 and 1 run of 4."
-    assert "- Meld 2: A meld needs at least 4 cards; this one has 3." in out
+    assert "- Meld 2: This contract needs runs of 4 cards; this one has 3." in out
 
 
 def test_human_readable_penalty_and_solve() -> None:

@@ -62,7 +62,9 @@ def check_contract(
     verdicts = [_contract_meld(meld, variant, contract, shoe) for meld in melds]
     violations: list[Violation] = []
     for index, verdict in enumerate(verdicts):
-        violations += [v.at(index) for v in _in_contract_words(verdict, variant, contract)]
+        said = tuple(_in_contract_words(verdict, variant, contract))
+        verdicts[index] = MeldVerdict(verdict.cards, verdict.readings, said)
+        violations += [v.at(index) for v in said]
     # The melds share one shoe: two melds may not hold more copies of a card than it has.
     everything = [c for meld in melds for c in meld] + ([discard] if discard else [])
     if len(melds) > 1 or discard is not None:
@@ -81,8 +83,10 @@ def check_contract(
     for index, (verdict, fits) in enumerate(zip(verdicts, fitting, strict=True)):
         readings = tuple(r for r in verdict.readings if r in fits) or verdict.readings
         undeclared = None if undeclared_ok else undeclared_joker(verdict.cards, readings, variant)
-        if undeclared is not None:
+        if undeclared is not None:  # not a meld until its joker is declared
             violations.append(undeclared.at(index))
+            narrowed.append(MeldVerdict(verdict.cards, (), (undeclared,)))
+            continue
         narrowed.append(MeldVerdict(verdict.cards, readings, verdict.violations))
     return ContractVerdict(contract, tuple(narrowed), tuple(violations))
 
