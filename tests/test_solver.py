@@ -59,9 +59,7 @@ def assert_judged_valid(solution: Solution, hand: Sequence[Card], variant: Varia
         assert reading in verdict.readings, (cards_of(reading), verdict.readings)
     if variant.has_contracts and solution.melds:
         going_out = variant.last_round_goes_out and variant.is_last_round(number)
-        verdict = check_contract(
-            melds, variant, number, going_out=going_out, undeclared_ok=True
-        )
+        verdict = check_contract(melds, variant, number, going_out=going_out, undeclared_ok=True)
         assert verdict.valid, ([cards_of(r) for r in solution.melds], verdict.violations)
 
 

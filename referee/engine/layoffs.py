@@ -73,11 +73,21 @@ def check_layoff(
     return LayoffVerdict(MeldVerdict(combined, (), why), why + late)
 
 
+def layoff_waits_for_contract(variant: Variant) -> bool:
+    """Whether a lay-off depends on when the player's own contract went down."""
+    return variant.layoff_after_contract and variant.has_contracts
+
+
+def swap_waits_for_contract(variant: Variant) -> bool:
+    """Whether a joker swap depends on when the player's own contract went down."""
+    return variant.joker_swap_after_contract and variant.has_contracts
+
+
 def _layoff_timing(
     variant: Variant, contract_down: ContractDown | None
 ) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
     """Why it is too early to lay off, or (not told when) the condition a lay-off waits for."""
-    if not (variant.layoff_after_contract and variant.has_contracts):
+    if not layoff_waits_for_contract(variant):
         return (), ()
     return _timing(
         contract_down,
@@ -152,7 +162,7 @@ def _swap_timing(
     variant: Variant, contract_down: ContractDown | None
 ) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
     """Why it is too early to swap, or (not told when) the condition a swap waits for."""
-    if not (variant.joker_swap_after_contract and variant.has_contracts):
+    if not swap_waits_for_contract(variant):
         return (), ()
     return _timing(
         contract_down,

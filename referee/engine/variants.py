@@ -33,7 +33,7 @@ class ContractRuns(Enum):
 
 
 class GoingOutDiscard(Enum):
-    """Whether the turn that goes out ends with a discard (rounds not laid down only by going out)."""
+    """Whether the turn that goes out ends with a discard (where a round allows a choice)."""
 
     REQUIRED = "required"  # meld and lay off all but one card, and discard it
     EITHER = "either"  # a last card may be discarded, or every card melded

@@ -13,8 +13,7 @@ from referee.engine.cards import Card, format_cards
 from referee.engine.contracts import ContractVerdict
 from referee.engine.errors import RefereeError, Violation
 from referee.engine.layoffs import LayoffVerdict, SwapVerdict
-from referee.engine.melds import MeldVerdict, Reading
-from referee.engine.melds import shoe_violations
+from referee.engine.melds import MeldVerdict, Reading, shoe_violations
 from referee.engine.scoring import penalty_breakdown, penalty_of
 from referee.engine.variants import ShoeRule, Variant
 
