@@ -324,8 +324,13 @@ def _set_example(variant: Variant) -> Example:
     return Example(cards=set_cards, caption=caption)
 
 
+def _example_run_size(variant: Variant) -> int:
+    """The run the card shows: as long as a contract asks for, and a meld at all."""
+    return max(min(_contract_run_sizes(variant) or {variant.min_run_size}), variant.min_run_size)
+
+
 def _run_example(variant: Variant) -> Example:
-    run_size = min(_contract_run_sizes(variant) or {variant.min_run_size})
+    run_size = _example_run_size(variant)
     return Example(
         cards=tuple(_run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)),
         caption=ngettext(
@@ -339,8 +344,7 @@ def _run_example(variant: Variant) -> Example:
 def _joker_examples(variant: Variant) -> list[Example]:
     if not variant.uses_jokers or variant.max_jokers_per_meld == 0:
         return []
-    run_size = min(_contract_run_sizes(variant) or {variant.min_run_size})
-    joker_run = max(run_size, _run_length(variant))
+    joker_run = max(_example_run_size(variant), _run_length(variant))
     with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
     stands_for = with_joker[1]
     with_joker[1] = Card()  # inside the run: a joker that can be read one way only

@@ -38,7 +38,7 @@ def timing_choices() -> list[tuple[str, str]]:
     return [
         ("no", gettext("Not yet")),
         ("this_turn", gettext("This turn")),
-        ("earlier_turn", gettext("An earlier turn")),
+        ("earlier_turn", gettext("Earlier")),
     ]
 
 
