@@ -1,8 +1,9 @@
 """`python -m referee meld|contract|layoff|penalty|solve`: the API's calls on the command line.
 
 The same inputs as the JSON API, answered by the same code (`referee.web.api.service`):
-`--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty is
-always 0), 1 for an invalid one, 2 for input the referee cannot read (the reason on stderr).
+`--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty: 0
+unless a card cannot be in the shoe), 1 for an invalid one, 2 for input the referee cannot
+read (the reason on stderr). `--players` fixes the shoe (default: the variant's largest).
 
     python -m referee meld 7H JK 9H
     python -m referee contract --round 2 "7H 7S 7D" "4C 5C 6C JK"
