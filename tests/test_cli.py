@@ -267,9 +267,12 @@ def test_players_going_out_and_timing_on_the_command_line(api: FlaskClient) -> N
     each prints what the API answers for the same body."""
     status, out, _ = run("meld", "--players", "4", "--json", "7H 7H 7H")
     assert status == 1 and json.loads(out)["errors"][0]["code"] == "too_many_copies"
-    assert json.loads(out) == api.post(
-        "/api/v1/meld", json={"variant": "contract", "players": 4, "cards": "7H 7H 7H"}
-    ).get_json()
+    assert (
+        json.loads(out)
+        == api.post(
+            "/api/v1/meld", json={"variant": "contract", "players": 4, "cards": "7H 7H 7H"}
+        ).get_json()
+    )
     melds = ("7H 7S 7D", "KC KD KS")
     status, out, _ = run("contract", "--round", "1", "--going-out", *melds)
     assert status == 1 and "name the card discarded last" in out

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.cards import Card, parse_card, parse_cards
+from referee.engine.cards import Card, full_deck, parse_card, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.game import Game, GameRefused, SeatResult
 from referee.engine.layoffs import check_joker_swap, check_layoff
@@ -127,18 +127,13 @@ def test_whole_deal_every_hand_the_shoe_can_deal_is_a_possible_score(data):
     players = data.draw(st.integers(variant.min_players, variant.max_players))
     buys = data.draw(st.integers(0, variant.buy_limit if variant.buying else 0))
     shoe = variant.shoe_for(players)
-    pool = [c for _ in range(shoe.decks) for c in parse_cards(_DECK)] + [Card()] * shoe.jokers
+    pool = [c for _ in range(shoe.decks) for c in full_deck()] + [Card()] * shoe.jokers
     low = fewest_cards_held(variant, number, players, buys)
     size = data.draw(st.integers(low, max(low, max_hand_size(variant, number, players))))
     hand = data.draw(st.permutations(pool))[:size]
     points = penalty_of(hand, variant)
     assert possible_penalty(points, variant, number, players, buys)
     assert points >= least_penalty(variant, number, players, buys)
-
-
-_DECK = " ".join(
-    f"{rank}{suit}" for suit in "CDHS" for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()
-)
 
 
 # -- The shoe limits the cards -----------------------------------------------------------------
