@@ -104,9 +104,10 @@ def test_rummy_stock_never_ends_a_deal_in_words(book: Any) -> None:
     assert "as often as needed: a deal always ends with someone going out" in text
     assert "everyone scores" not in text and "round ends" not in text
     house = paragraphs(book("rummy", stock_reshuffles=1))
-    assert "at most 1 time in a round" in house and "Nobody scores for that deal." in house
+    assert "only once in a round" in house and "Nobody scores for that deal." in house
     contract = paragraphs(book("contract"))
-    assert "at most 1 time in a round. If it runs out again, the round ends." in contract
+    assert "only once in a round. If it runs out again, the round ends." in contract
+    assert "at most 3 times in a round" in paragraphs(book("contract", stock_reshuffles=3))
     assert "Everyone then scores the cards left in their hand." in contract
 
 
@@ -118,7 +119,7 @@ def test_buying_in_words(book: Any) -> None:
         assert "before the player whose turn it is draws" in text
         assert "may still take that card as their draw, and then nobody buys it" in text
         assert "the one nearest in turn order buys" in text
-        assert "1 penalty card from the stock, and gets no extra turn for it" in text
+        assert "one penalty card from the stock, and gets no extra turn for it" in text
         assert "at most 3 times per round" in text
     assert "Once your contract is down, you may not buy any more." in paragraphs(book("shanghai"))
     assert "2 penalty cards" in paragraphs(book("frustration", buy_penalty_cards=2))

@@ -746,8 +746,8 @@ def _section_buying(variant: Variant) -> Section:
     if variant.buy_penalty_cards:
         said.append(
             ngettext(
-                "The buyer takes the discard and %(num)d penalty card from the stock, and gets "
-                "no extra turn for it.",
+                "The buyer takes the discard and one penalty card from the stock, and gets no "
+                "extra turn for it.",
                 "The buyer takes the discard and %(num)d penalty cards from the stock, and gets "
                 "no extra turn for it.",
                 variant.buy_penalty_cards,
@@ -814,6 +814,14 @@ def _stock_words(variant: Variant) -> list[str]:
         ]
     if variant.stock_reshuffles == 0:
         paragraphs = [gettext("If the stock runs out, the round ends.")]
+    elif variant.stock_reshuffles == 1:
+        paragraphs = [
+            gettext(
+                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
+                "new stock; this happens only once in a round. If it runs out again, the round "
+                "ends."
+            )
+        ]
     else:
         paragraphs = [
             ngettext(
