@@ -1,8 +1,9 @@
 """`python -m referee meld|contract|layoff|penalty|solve`: the API's calls on the command line.
 
 The same inputs as the JSON API, answered by the same code (`referee.web.api.service`):
-`--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty is
-always 0), 1 for an invalid one, 2 for input the referee cannot read (the reason on stderr).
+`--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty: 0
+unless a card cannot be in the shoe), 1 for an invalid one, 2 for input the referee cannot
+read (the reason on stderr). `--players` fixes the shoe (default: the variant's largest).
 
     python -m referee meld 7H JK 9H
     python -m referee contract --round 2 "7H 7S 7D" "4C 5C 6C JK"
@@ -10,6 +11,9 @@ always 0), 1 for an invalid one, 2 for input the referee cannot read (the reason
     python -m referee penalty --variant rummy 3D 8D AC 5S
     python -m referee solve --round 1 --lang de 7H 7S 7D KC KD KS 2C
     python -m referee meld --variant shanghai --house-rule max_jokers_per_meld=2 JK 5S JK
+    python -m referee contract --round 1 --going-out --discard KD "7H 7S 7D" "9C 9D 9S"
+    python -m referee layoff --contract-down this_turn "4C 5C 6C 7C" 8C
+    python -m referee meld --players 4 7H 7H 7H
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="override a rule; VALUE is JSON (2, true, null, [..]) or plain text; repeatable",
     )
+    common.add_argument(
+        "--players", type=int, help="players at the table: the shoe follows (default: the largest)"
+    )
     common.add_argument("--json", action="store_true", help="print the API's JSON answer")
     with_round = argparse.ArgumentParser(add_help=False)
     with_round.add_argument("--round", help="round number (1 = the first contract)")
@@ -57,8 +64,14 @@ def _parser() -> argparse.ArgumentParser:
     contract.add_argument(
         "--going-out", action="store_true", help="the melds are the whole hand, going out"
     )
+    contract.add_argument("--discard", help="going out: the card discarded last")
     contract.add_argument("melds", nargs="+", help='one argument per meld: "7H 7S 7D"')
     layoff = verbs.add_parser("layoff", parents=[common], help="can these cards be laid off?")
+    layoff.add_argument(
+        "--contract-down",
+        choices=("no", "this_turn", "earlier_turn"),
+        help="when the player's own contract went down (unsaid: the verdict names the condition)",
+    )
     layoff.add_argument("meld", help='the meld on the table, one argument: "4C 5C 6C"')
     layoff.add_argument("cards", nargs="+", help="the cards to lay off")
     penalty = verbs.add_parser("penalty", parents=[common], help="what do these cards cost?")
@@ -108,6 +121,8 @@ def request_body(args: argparse.Namespace) -> dict[str, Any]:
     house_rules = _house_rules(args.house_rule)
     if house_rules is not None:
         body["house_rules"] = house_rules
+    if args.players is not None:
+        body["players"] = args.players
     if args.call == "meld" or args.call == "penalty":
         body["cards"] = " ".join(args.cards)
     elif args.call == "contract":
@@ -115,9 +130,13 @@ def request_body(args: argparse.Namespace) -> dict[str, Any]:
         body["melds"] = list(args.melds)
         if args.going_out:
             body["going_out"] = True
+        if args.discard is not None:
+            body["discard"] = args.discard
     elif args.call == "layoff":
         body["meld"] = args.meld
         body["cards"] = " ".join(args.cards)
+        if args.contract_down is not None:
+            body["contract_down"] = args.contract_down
     elif args.call == "solve":
         body["round"] = _round(args.round)
         body["hand"] = " ".join(args.hand)
@@ -140,6 +159,8 @@ def _app() -> Any:
 
 
 def _exit_status(call: str, answer: dict[str, Any]) -> int:
+    if not answer.get("valid", True):
+        return EXIT_INVALID  # a card the shoe cannot hold, a penalty and a solve included
     if call == "penalty":
         return EXIT_VALID
     ok = answer["can_meet_contract"] if call == "solve" else answer["valid"]
@@ -245,6 +266,7 @@ def _layoff_lines(answer: dict[str, Any]) -> list[str]:
         lines = [gettext("These cards cannot be laid off.")]
     lines += _meld_lines({**answer["meld"], "errors": []}, "  ")
     lines += [f"- {error['message']}" for error in answer["errors"]]
+    lines += [f"- {condition['message']}" for condition in answer["conditions"]]
     return lines
 
 
@@ -254,13 +276,14 @@ def _penalty_lines(answer: dict[str, Any]) -> list[str]:
     total = answer["penalty"]
     lines = [ngettext("Penalty: %(num)d point", "Penalty: %(num)d points", total)]
     lines += [f"  {card_label(item['card'])}  {item['points']}" for item in answer["cards"]]
+    lines += [f"- {error['message']}" for error in answer["errors"]]
     return lines
 
 
 def _solve_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     from referee.engine.variants import get_variant
 
-    lines: list[str] = []
+    lines: list[str] = [f"- {error['message']}" for error in answer.get("errors", [])]
     if not get_variant(body["variant"], body.get("house_rules")).has_contracts:
         pass  # rummy: no contract to meet, only the melds that leave the least
     elif answer["can_meet_contract"]:

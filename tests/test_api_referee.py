@@ -251,8 +251,9 @@ def test_contract_error_says_which_meld(api: FlaskClient) -> None:
     answer = post(api, "contract", body)
     assert answer["valid"] is False
     about_second = [e for e in answer["errors"] if e["meld"] == 1]
-    assert about_second and about_second[0]["code"] == "too_few_cards"
-    assert answer["melds"][1]["errors"][0]["code"] == "too_few_cards"
+    assert about_second and about_second[0]["code"] == "contract_run_too_short"
+    assert answer["melds"][1]["errors"][0]["code"] == "contract_run_too_short"
+    assert about_second[0]["message"] == "This contract needs runs of 4 cards; this one has 3."
 
 
 def test_contract_runs_of_the_same_suit_and_start(api: FlaskClient) -> None:

@@ -199,7 +199,7 @@ def test_human_readable_contract_names_the_contract_and_the_meld() -> None:
     status, out, _ = run("contract", "--round", "2", "7H 7S 7D", "4C 5C 6C")
     assert status == 1
     assert out.splitlines()[0] == "The contract is not met: 1 set of 3 and 1 run of 4."
-    assert "- Meld 2: A meld needs at least 4 cards; this one has 3." in out
+    assert "- Meld 2: This contract needs runs of 4 cards; this one has 3." in out
 
 
 def test_human_readable_penalty_and_solve() -> None:
@@ -290,3 +290,27 @@ def test_usage_errors_exit_2() -> None:
     with pytest.raises(SystemExit) as raised:
         main(["shuffle"], stdout=io.StringIO(), stderr=io.StringIO())
     assert raised.value.code == 2
+
+
+def test_players_going_out_and_timing_on_the_command_line(api: FlaskClient) -> None:
+    """--players fixes the shoe, --discard ends a going out, --contract-down times a lay-off;
+    each prints what the API answers for the same body."""
+    status, out, _ = run("meld", "--players", "4", "--json", "7H 7H 7H")
+    assert status == 1 and json.loads(out)["errors"][0]["code"] == "too_many_copies"
+    assert (
+        json.loads(out)
+        == api.post(
+            "/api/v1/meld", json={"variant": "contract", "players": 4, "cards": "7H 7H 7H"}
+        ).get_json()
+    )
+    melds = ("7H 7S 7D", "KC KD KS")
+    status, out, _ = run("contract", "--round", "1", "--going-out", *melds)
+    assert status == 1 and "name the card discarded last" in out
+    status, _, _ = run("contract", "--round", "1", "--going-out", "--discard", "2C", *melds)
+    assert status == 0
+    status, out, _ = run("layoff", "4C 5C 6C 7C", "8C")
+    assert status == 0 and "- Valid once your contract is down, from your next turn." in out
+    status, out, _ = run("layoff", "--contract-down", "this_turn", "4C 5C 6C 7C", "8C")
+    assert status == 1 and "Lay-offs start on your next turn" in out
+    status, out, _ = run("penalty", "--variant", "rummy", "JK", "5H")
+    assert status == 1 and "This game is played without jokers." in out

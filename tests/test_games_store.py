@@ -194,8 +194,10 @@ def test_stock_ran_out_twice_everyone_scores_the_hand(ctx: Flask) -> None:
 def test_seven_rounds_end_the_game_tie_goes_to_the_lower_last_round(ctx: Flask) -> None:
     game, _ = create_game("contract", ["Ann", "Bo", "Cy"], first_dealer="Bo")
     assert game.deal(1).dealer == 1 and game.deal(1).starter == 2 and game.deal(3).dealer == 0
-    plan = [(0, 15, 20), (10, 0, 20), (0, 10, 20), (10, 0, 20), (0, 10, 20), (10, 0, 20)]
-    plan.append((5, 0, 20))  # round 7: Ann and Bo both end on 35; Bo's 0 beats Ann's 5
+    plan = [(0, 25, 20), (10, 0, 20), (0, 25, 20), (10, 0, 20), (0, 15, 20), (0, 15, 20)]
+    # Round 7, laid down only by going out: Ann still holds 12 cards (60 at least). Ann and
+    # Bo both end on 80; Bo's 0 beats Ann's 60.
+    plan.append((60, 0, 80))
     for number, scores in enumerate(plan, start=1):
         results = [
             {"player": name, **({"went_out": True} if not points else {"penalty": points})}
@@ -203,7 +205,7 @@ def test_seven_rounds_end_the_game_tie_goes_to_the_lower_last_round(ctx: Flask) 
         ]
         assert not game.finished
         game = add_round(game.id, number, results)
-    assert game.standings.totals == (35, 35, 140)
+    assert game.standings.totals == (80, 80, 200)
     assert game.finished and game.players[game.winner] == "Bo" and game.standings.leaders == (1,)
     with pytest.raises(GameRefused) as caught:
         add_round(game.id, 8, ALICE_OUT)

@@ -101,6 +101,24 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "bad_import": {},
     "mark_who_went_out": {},
     "check_fields": {},
+    # the rules at a real table: the shoe, going out, timing, declared jokers, the whole deal
+    "penalty_below_whole_hand": {"player": 1, "penalty": 5, "least": 60, "cards": 12},
+    "hand_too_small": {"player": 2, "count": 3, "min": 12},
+    "joker_not_declared": {"options": ["4H", "8H"]},
+    "contract_run_too_short": {"count": 3, "size": 4},
+    "contract_set_too_short": {"count": 3, "size": 4},
+    "going_out_needs_discard": {},
+    "going_out_no_discard": {"card": "KD"},
+    "last_round_no_discard": {"card": "KD"},
+    "layoff_before_contract": {},
+    "layoff_same_turn_as_contract": {},
+    "swap_before_contract": {},
+    "swap_same_turn_as_contract": {},
+    "once_contract_down": {},
+    "once_contract_down_next_turn": {},
+    "swap_use_joker_this_turn": {},
+    "discard_needs_going_out": {},
+    "game_variant_differs": {"variant": "shanghai", "game_variant": "contract"},
 }
 
 

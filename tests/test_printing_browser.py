@@ -46,3 +46,18 @@ def test_sheet_form_keeps_a_bad_entry(page: Page, live_server: str, screenshot_d
         page.get_by_role("button", name="Score sheet (PDF)").tap()
     answer = answer_info.value
     assert answer.status == 200 and answer.headers["content-type"] == "application/pdf"
+
+
+def test_shanghai_examples_of_four_cards_fit_a_phone(
+    page: Page, live_server: str, screenshot_dir: Path
+) -> None:
+    """Shanghai's ace examples are runs of four (J-Q-K-A, A-2-3-4): they still fit 360 px."""
+    page.goto(live_server + "/rules/shanghai?lang=de")
+    examples = page.locator(".rb-examples")
+    expect(examples.locator("figcaption", has_text="Ass hoch")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, "no sideways scrolling"
+    rows = examples.locator(".ex-cards").evaluate_all(
+        "els => els.map(e => e.scrollWidth <= e.clientWidth + 1)"
+    )
+    assert rows and all(rows)
+    examples.screenshot(path=str(screenshot_dir / "printing-shanghai-examples-de.png"))

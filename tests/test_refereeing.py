@@ -201,7 +201,7 @@ def test_a_swap_with_the_wrong_card(client: FlaskClient) -> None:
 
 
 def test_jokers_in_dutch_sets_are_dead(client: FlaskClient) -> None:
-    _, html = get(client, check="swap", variant="zioncheck-nl", meld="7H 7S JK", card="7D")
+    _, html = get(client, check="swap", variant="zioncheck-nl", meld="7H 7S JK=7D", card="7D")
     assert "Jokers in a set are dead" in verdict_of(html)
 
 

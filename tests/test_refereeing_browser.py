@@ -204,3 +204,75 @@ def test_contract_without_javascript_is_a_plain_form(
     expect(page.locator("#melds")).to_have_value("7C 7H XX")
     assert re.search(r"[?&]melds=", page.url)
     page.screenshot(path=str(screenshot_dir / f"referee-nojs-{lang}-360.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "en",
+            {
+                "question": "When did your own contract go down?",
+                "this_turn": "This turn",
+                "earlier": "Earlier",
+                "valid": "✓ Valid",
+                "invalid": "✗ Not valid",
+                "condition": "Valid once your contract is down, from your next turn.",
+                "too_early": "Lay-offs start on your next turn",
+            },
+        ),
+        (
+            "de",
+            {
+                "question": "Wann hast du deinen eigenen Vertrag ausgelegt?",
+                "this_turn": "In diesem Zug",
+                "earlier": "Früher",
+                "valid": "✓ Gültig",
+                "invalid": "✗ Ungültig",
+                "condition": "Gültig, sobald dein Vertrag ausliegt, ab deinem nächsten Zug.",
+                "too_early": "Anlegen darfst du erst ab deinem nächsten Zug",
+            },
+        ),
+    ],
+)
+def test_layoff_timing_is_one_small_question(
+    page: Page,
+    live_server: str,
+    console_errors: list[str],
+    screenshot_dir: Path,
+    lang: str,
+    words: dict[str, str],
+) -> None:
+    """RULES.md, timing: contract lays off from the turn after its own contract. Unasked, the
+    verdict names the condition; one tap on the answer decides it."""
+    page.goto(f"{live_server}/referee?lang={lang}&check=layoff&variant=contract")
+    question = page.locator("fieldset.ref-timing")
+    expect(question.locator("legend")).to_have_text(words["question"])
+    page.locator("#meld").fill("4C 5C 6C 7C")
+    page.locator("#cards").fill("8C")
+    verdict_is(page, words["valid"])
+    expect(page.locator("#verdict .ref-conditions")).to_have_text(words["condition"])
+    page.locator("#verdict").screenshot(
+        path=str(screenshot_dir / f"referee-timing-condition-{lang}-360.png")
+    )
+    question.locator("label", has_text=words["this_turn"]).tap()
+    verdict_is(page, words["invalid"])
+    expect(page.locator("#verdict")).to_contain_text(words["too_early"])
+    expect(page.locator("#verdict .ref-conditions")).to_have_count(0)
+    assert "contract_down=this_turn" in page.url
+    chips = question.locator("label.ref-chip")
+    sizes = chips.evaluate_all(
+        "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height,"
+        " e.scrollWidth - e.clientWidth])"
+    )
+    assert len(sizes) == 3 and all(w >= 44 and h >= 44 and spill <= 1 for w, h, spill in sizes)
+    fits_the_phone(page)
+    page.screenshot(path=str(screenshot_dir / f"referee-timing-{lang}-360.png"), full_page=True)
+    question.locator("label", has_text=words["earlier"]).tap()
+    verdict_is(page, words["valid"])
+    expect(page.locator("#verdict .ref-conditions")).to_have_count(0)
+    # Where the timing changes nothing, nothing is asked.
+    with page.expect_navigation():
+        page.locator("#variant").select_option("rummy")
+    expect(page.locator("fieldset.ref-timing")).to_have_count(0)
+    assert unexpected(console_errors) == []

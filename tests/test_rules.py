@@ -19,7 +19,7 @@ from referee.engine.scoring import (
     score_round,
     standings,
 )
-from referee.engine.variants import VARIANTS, Contract, get_variant
+from referee.engine.variants import VARIANTS, Contract, GoingOutDiscard, get_variant
 
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")
@@ -222,7 +222,7 @@ def test_contracts_exactly_the_contract_melds():
 
 
 def test_contracts_each_meld_at_least_its_size_longer_allowed():
-    assert codes(contract(CONTRACT, 2, "7H 7S 7D", "4C 5C 6C")) == ["too_few_cards"]
+    assert codes(contract(CONTRACT, 2, "7H 7S 7D", "4C 5C 6C")) == ["contract_run_too_short"]
     assert contract(CONTRACT, 2, "7H 7S 7D 7C", "4C 5C 6C 7C 8C").valid
 
 
@@ -335,10 +335,10 @@ def test_contracts_custom_table_refuses_what_it_cannot_read(table):
 
 
 def test_contracts_wrong_count_counts_the_failing_meld_too():
-    """Round 1 with a third meld (a run too short for a contract): it is still a run."""
+    """Round 1 with a third meld: a run of 3, a meld of its own, is not what two sets ask for."""
     verdict = contract(CONTRACT, 1, "7H 7S 7D", "KC KD KS", "2C 3C 4C")
-    assert codes(verdict) == ["too_few_cards", "wrong_sets_and_runs"]
-    wrong = verdict.violations[1]
+    assert codes(verdict) == ["wrong_sets_and_runs"]
+    wrong = verdict.violations[0]
     assert (wrong.params["got_sets"], wrong.params["got_runs"]) == (2, 1)
     # Three sets, one failing: still three sets, not "2 sets" against a contract of 2 sets.
     verdict = contract(CONTRACT, 1, "7H 7S 7D", "KC KD KS", "2C 2C 2C 2C")
@@ -385,9 +385,9 @@ def test_melds_set_suits_all_different_zioncheck():
 
 
 def test_melds_joker_in_distinct_suit_set_takes_a_missing_suit():
-    verdict = meld("5D 5S JK", ZIONCHECK)
+    verdict = meld("5D 5S 5H JK", ZIONCHECK)
     (joker_as,) = [as_ for _, as_ in verdict.reading.jokers]
-    assert joker_as.suit.value in "CH"
+    assert str(joker_as) == "5C"
     assert codes(meld("5D 5S JK=5D", ZIONCHECK)) == ["set_suits_repeat"]
 
 
@@ -471,7 +471,7 @@ def test_joker_swap_in_a_run_contract():
 
 
 def test_joker_swap_jokers_in_sets_are_dead_zioncheck():
-    verdict = check_joker_swap(parse_cards("7H 7S JK"), parse_card("7D"), ZIONCHECK)
+    verdict = check_joker_swap(parse_cards("7H 7S JK=7D"), parse_card("7D"), ZIONCHECK)
     assert [v.code for v in verdict.violations] == ["joker_swap_in_set"]
 
 
@@ -506,8 +506,10 @@ def test_taking_several_discards_zioncheck():
 
 def test_going_out_fields():
     assert CONTRACT.last_round_goes_out and ZIONCHECK.last_round_goes_out
-    assert not SHANGHAI.last_round_goes_out and not SHANGHAI.going_out_discard
-    assert RUMMY.going_out_discard
+    assert not SHANGHAI.last_round_goes_out
+    assert SHANGHAI.going_out_discard is GoingOutDiscard.EITHER
+    assert ZIONCHECK.going_out_discard is GoingOutDiscard.EITHER
+    assert RUMMY.going_out_discard is CONTRACT.going_out_discard is GoingOutDiscard.REQUIRED
 
 
 def test_stock_runs_out_round_scored_from_every_hand():

@@ -54,12 +54,13 @@ def assert_judged_valid(solution: Solution, hand: Sequence[Card], variant: Varia
     else:
         sizes = {}
     for reading, cards in zip(solution.melds, melds, strict=True):
-        verdict = check_meld(cards, variant, kind=reading.kind, **sizes)
+        # A joker is declared as the solver reads it (where jokers are declared at all).
+        verdict = check_meld(cards, variant, kind=reading.kind, undeclared_ok=True, **sizes)
         assert verdict.valid, (cards_of(reading), verdict.violations)
         assert reading in verdict.readings, (cards_of(reading), verdict.readings)
     if variant.has_contracts and solution.melds:
         going_out = variant.last_round_goes_out and variant.is_last_round(number)
-        verdict = check_contract(melds, variant, number, going_out=going_out)
+        verdict = check_contract(melds, variant, number, going_out=going_out, undeclared_ok=True)
         assert verdict.valid, ([cards_of(r) for r in solution.melds], verdict.violations)
 
 
@@ -364,7 +365,7 @@ def brute_force(cards: list[Card], variant: Variant, number: int) -> tuple[int, 
     melds: list[int] = []
     for mask in range(1, 1 << len(cards)):
         group = [cards[i] for i in range(len(cards)) if mask >> i & 1]
-        if len(group) >= 2 and check_meld(group, variant, **sizes).valid:
+        if len(group) >= 2 and check_meld(group, variant, undeclared_ok=True, **sizes).valid:
             melds.append(mask)
     best: tuple[int, int] | None = None
 
@@ -374,7 +375,9 @@ def brute_force(cards: list[Card], variant: Variant, number: int) -> tuple[int, 
             laid = [[cards[i] for i in range(len(cards)) if m >> i & 1] for m in taken]
             if (
                 not variant.has_contracts
-                or check_contract(laid, variant, number, going_out=going_out).valid
+                or check_contract(
+                    laid, variant, number, going_out=going_out, undeclared_ok=True
+                ).valid
             ):
                 left = [cards[i] for i in range(len(cards)) if not union >> i & 1]
                 key = (penalty_of(left, variant), len(left))

@@ -9,8 +9,15 @@ from dataclasses import dataclass
 
 from .cards import Card, Rank
 from .errors import Violation
-from .melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
-from .variants import Contract, ContractRuns, Variant
+from .melds import (
+    MeldKind,
+    MeldVerdict,
+    Reading,
+    check_meld,
+    shoe_violations,
+    undeclared_joker,
+)
+from .variants import Contract, ContractRuns, GoingOutDiscard, ShoeRule, Variant
 
 #: The most melds one contract check reads (the API and the referee page alike): a contract
 #: asks for at most six, so twice that is already a mistake.
@@ -38,36 +45,102 @@ def check_contract(
     round_number: int,
     *,
     going_out: bool = False,
+    discard: Card | None = None,
+    shoe: ShoeRule | None = None,
+    undeclared_ok: bool = False,
 ) -> ContractVerdict:
     """Check melds laid down together against the round's contract.
 
-    `going_out` says the melds are the player's whole hand, laid down in the going-out
-    turn; in a last round that is laid down only by going out, nothing else is allowed.
+    `going_out` says the melds, and the `discard` if one is given, are the player's whole
+    hand, laid down in the going-out turn: whether that turn ends with a discard follows
+    the variant (`Variant.going_out_discard_in`). In a last round that is laid down only by
+    going out, nothing else is allowed. `shoe` is the table's (else the largest allowed).
+    Where jokers are declared, a joker the contract still leaves two ways to read must be
+    declared; `undeclared_ok` takes the reading found as declared (a solver's answer).
     """
     contract = variant.contract_for(round_number)
-    verdicts = [
-        check_meld(meld, variant, min_set_size=contract.set_size, min_run_size=contract.run_size)
-        for meld in melds
-    ]
+    verdicts = [_contract_meld(meld, variant, contract, shoe) for meld in melds]
     violations: list[Violation] = []
     for index, verdict in enumerate(verdicts):
-        violations += [v.at(index) for v in verdict.violations]
+        said = tuple(_in_contract_words(verdict, variant, contract))
+        verdicts[index] = MeldVerdict(verdict.cards, verdict.readings, said)
+        violations += [v.at(index) for v in said]
     # The melds share one shoe: two melds may not hold more copies of a card than it has.
-    if len(melds) > 1:
+    everything = [c for meld in melds for c in meld] + ([discard] if discard else [])
+    if len(melds) > 1 or discard is not None:
         own = {(v.code, tuple(sorted(v.params.items()))) for v in violations}
-        for v in shoe_violations([c for meld in melds for c in meld], variant):
+        for v in shoe_violations(everything, variant, shoe):
             if (v.code, tuple(sorted(v.params.items()))) not in own:
                 violations.append(v)
-    if variant.last_round_goes_out and variant.is_last_round(round_number) and not going_out:
+    if variant.goes_out_only(round_number) and not going_out:
         violations.append(Violation("last_round_goes_out"))
+    if going_out:
+        violations += _going_out_discard(variant, round_number, discard)
 
     fitting, shape = _fit(contract, verdicts, variant)
     violations += shape
-    narrowed = tuple(
-        MeldVerdict(v.cards, tuple(r for r in v.readings if r in fits) or v.readings, v.violations)
-        for v, fits in zip(verdicts, fitting, strict=True)
+    narrowed = []
+    for index, (verdict, fits) in enumerate(zip(verdicts, fitting, strict=True)):
+        readings = tuple(r for r in verdict.readings if r in fits) or verdict.readings
+        undeclared = None if undeclared_ok else undeclared_joker(verdict.cards, readings, variant)
+        if undeclared is not None:  # not a meld until its joker is declared
+            violations.append(undeclared.at(index))
+            narrowed.append(MeldVerdict(verdict.cards, (), (undeclared,)))
+            continue
+        narrowed.append(MeldVerdict(verdict.cards, readings, verdict.violations))
+    return ContractVerdict(contract, tuple(narrowed), tuple(violations))
+
+
+def _contract_meld(
+    meld: Sequence[Card], variant: Variant, contract: Contract, shoe: ShoeRule | None
+) -> MeldVerdict:
+    """One meld read with the contract's sizes (a kind the contract does not ask for keeps
+    the variant's own size: the count of sets and runs says what is wrong then)."""
+    return check_meld(
+        meld,
+        variant,
+        min_set_size=contract.set_size if contract.sets else None,
+        min_run_size=contract.run_size if contract.runs else None,
+        shoe=shoe,
+        undeclared_ok=True,
     )
-    return ContractVerdict(contract, narrowed, tuple(violations))
+
+
+def _in_contract_words(
+    verdict: MeldVerdict, variant: Variant, contract: Contract
+) -> list[Violation]:
+    """A meld's violations, a meld too short for the contract said as the contract's size.
+
+    "This contract needs runs of 4" where the run of 3 would do as a meld of its own.
+    """
+    kind = _meant_kind(verdict)
+    out = []
+    for v in verdict.violations:
+        if v.code != "too_few_cards" or kind is None:
+            out.append(v)
+            continue
+        count = v.params["count"]
+        own_size = variant.min_run_size if kind is MeldKind.RUN else variant.min_set_size
+        size = contract.run_size if kind is MeldKind.RUN else contract.set_size
+        if own_size <= count < size:
+            code = "contract_run_too_short" if kind is MeldKind.RUN else "contract_set_too_short"
+            out.append(Violation(code, {"count": count, "size": size}))
+        else:
+            out.append(v)
+    return out
+
+
+def _going_out_discard(
+    variant: Variant, round_number: int, discard: Card | None
+) -> list[Violation]:
+    rule = variant.going_out_discard_in(round_number)
+    if rule is GoingOutDiscard.REQUIRED and discard is None:
+        return [Violation("going_out_needs_discard")]
+    if rule is GoingOutDiscard.FORBIDDEN and discard is not None:
+        only = variant.goes_out_only(round_number)
+        code = "last_round_no_discard" if only else "going_out_no_discard"
+        return [Violation(code, {"card": str(discard.plain)})]
+    return []
 
 
 def _fit(

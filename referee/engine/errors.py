@@ -86,6 +86,7 @@ ERROR_CODES = frozenset(
         "no_player_out",
         "rummy_needs_going_out",
         "impossible_penalty",
+        "penalty_below_whole_hand",
     }
 )
 
@@ -110,6 +111,7 @@ GAME_CODES = frozenset(
         "no_penalty",
         "penalty_mismatch",
         "hand_too_big",
+        "hand_too_small",
     }
 )
 
@@ -131,12 +133,19 @@ VIOLATION_CODES = frozenset(
         "too_many_jokers",
         "jokers_not_allowed",
         "joker_declaration_mismatch",
+        "joker_not_declared",
         "too_many_copies",
         # a contract
         "wrong_sets_and_runs",
+        "contract_run_too_short",
+        "contract_set_too_short",
         "runs_same_suit_and_start",
         "runs_same_suit",
         "last_round_goes_out",
+        # going out
+        "going_out_needs_discard",
+        "going_out_no_discard",
+        "last_round_no_discard",
         # lay-offs and joker swaps
         "layoff_changes_meld",
         "nothing_to_lay_off",
@@ -144,7 +153,21 @@ VIOLATION_CODES = frozenset(
         "joker_swap_in_set",
         "no_joker_to_swap",
         "swap_card_does_not_fit",
+        "layoff_before_contract",
+        "layoff_same_turn_as_contract",
+        "swap_before_contract",
+        "swap_same_turn_as_contract",
     }
 )
 
-ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES
+# What a valid lay-off or joker swap waits for where the check was not told (a verdict's
+# `conditions`, said like violations).
+CONDITION_CODES = frozenset(
+    {
+        "once_contract_down",
+        "once_contract_down_next_turn",
+        "swap_use_joker_this_turn",
+    }
+)
+
+ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES

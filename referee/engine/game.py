@@ -26,9 +26,10 @@ from .melds import shoe_violations
 from .scoring import (
     PlayerResult,
     Standings,
+    fewest_cards_held,
     max_hand_size,
     penalty_of,
-    possible_penalty,
+    penalty_problem,
     scores_of,
     standings,
 )
@@ -450,7 +451,7 @@ class Game:
         out = [seat for seat, r in enumerate(results) if r.went_out]
         if len(out) > 1:
             return [reason("two_players_out", field="went_out", players=out)]
-        if not out and self.variant.scoring is Scoring.WINNER_COLLECTS:
+        if not out and not self.variant.stock_can_end_a_round:
             return [reason("no_player_out", field="went_out")]
         return []
 
@@ -474,24 +475,33 @@ class Game:
                 say("out_with_cards", "penalty")
             return reasons
         if result.cards is not None:
-            reasons.extend(self._hand_reasons(number, seat, result.cards))
+            reasons.extend(self._hand_reasons(number, seat, result))
             counted = penalty_of(result.cards, variant)
             if result.penalty is not None and result.penalty != counted:
                 say("penalty_mismatch", "penalty", penalty=result.penalty, cards_penalty=counted)
             return reasons
         if result.penalty is None:
             say("no_penalty", "penalty")
-        elif not possible_penalty(result.penalty, variant, number, len(self.players)):
-            say("impossible_penalty", "penalty", penalty=result.penalty)
+            return reasons
+        problem = penalty_problem(result.penalty, variant, number, len(self.players), result.buys)
+        if problem is not None:
+            say(problem[0], "penalty", **problem[1])
         return reasons
 
-    def _hand_reasons(self, number: int, seat: int, hand: Sequence[Card]) -> list[Reason]:
+    def _hand_reasons(self, number: int, seat: int, result: SeatResult) -> list[Reason]:
         """A hand the table's shoe can hold at the end of this round."""
-        limit = max_hand_size(self.variant, number, len(self.players))
+        hand = result.cards or ()
+        players = len(self.players)
+        limit = max_hand_size(self.variant, number, players)
         if len(hand) > limit:
             return [reason("hand_too_big", player=seat, field="cards", count=len(hand), max=limit)]
         if not hand:
             return [reason("impossible_penalty", player=seat, field="cards", penalty=0)]
+        fewest = fewest_cards_held(self.variant, number, players, result.buys)
+        if len(hand) < fewest:
+            return [
+                reason("hand_too_small", player=seat, field="cards", count=len(hand), min=fewest)
+            ]
         return [
             Reason(v.code, v.params, seat, "cards")
             for v in shoe_violations(hand, self.variant, self.shoe)

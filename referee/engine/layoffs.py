@@ -1,14 +1,19 @@
-"""Lay-offs onto a meld on the table, and joker swaps out of one."""
+"""Lay-offs onto a meld on the table, and joker swaps out of one, and when a player may.
+
+A check may be told when the player's own contract went down (`ContractDown`); where the
+timing matters and it is not told, the verdict carries the condition instead
+(``conditions``: valid once your contract is down, from your next turn...).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card
 from .errors import Violation
 from .melds import MeldKind, MeldVerdict, Reading, check_meld
-from .variants import Variant
+from .variants import ContractDown, ShoeRule, Variant
 
 
 @dataclass(frozen=True)
@@ -17,40 +22,92 @@ class LayoffVerdict:
 
     meld: MeldVerdict  # the extended meld
     violations: tuple[Violation, ...]
+    conditions: tuple[Violation, ...] = ()  # what must hold as well, where it was not told
 
     @property
     def valid(self) -> bool:
         return not self.violations
 
 
-def check_layoff(meld: Sequence[Card], cards: Sequence[Card], variant: Variant) -> LayoffVerdict:
+def check_layoff(
+    meld: Sequence[Card],
+    cards: Sequence[Card],
+    variant: Variant,
+    *,
+    contract_down: ContractDown | None = None,
+    shoe: ShoeRule | None = None,
+) -> LayoffVerdict:
     """Check laying `cards` off onto `meld` (at either end of a run, or onto a set).
 
     The meld keeps its kind, and a joker already in a run keeps the card it stands for.
+    `contract_down` says when the player's own contract went down; `shoe` is the table's.
     """
-    table = check_meld(meld, variant)
+    table = check_meld(meld, variant, shoe=shoe)
     combined = tuple(meld) + tuple(cards)
     if not table.valid:
         return LayoffVerdict(MeldVerdict(combined, (), ()), table.violations)
     if not cards:
         nothing = (Violation("nothing_to_lay_off"),)
         return LayoffVerdict(MeldVerdict(combined, (), nothing), nothing)
+    late, conditions = _layoff_timing(variant, contract_down)
     readings: list[Reading] = []
     for reading in table.readings:
         pinned = _pinned(reading, tuple(meld)) + tuple(cards)
-        for found in check_meld(pinned, variant, kind=reading.kind).readings:
+        for found in check_meld(pinned, variant, kind=reading.kind, shoe=shoe).readings:
             if found not in readings:
                 readings.append(found)
     if readings:
-        return LayoffVerdict(MeldVerdict(combined, tuple(readings), ()), ())
+        return LayoffVerdict(
+            MeldVerdict(combined, tuple(readings), ()), late, () if late else conditions
+        )
     kinds = {reading.kind for reading in table.readings}
-    loose = [check_meld(combined, variant, kind=kind) for kind in sorted(kinds, key=_kind_order)]
+    loose = [
+        check_meld(combined, variant, kind=kind, shoe=shoe)
+        for kind in sorted(kinds, key=_kind_order)
+    ]
     if any(v.valid for v in loose):
         # It would be a meld, but only if a joker on the table moved.
         why: tuple[Violation, ...] = (Violation("layoff_changes_meld"),)
     else:
         why = loose[0].violations
-    return LayoffVerdict(MeldVerdict(combined, (), why), why)
+    return LayoffVerdict(MeldVerdict(combined, (), why), why + late)
+
+
+def layoff_waits_for_contract(variant: Variant) -> bool:
+    """Whether a lay-off depends on when the player's own contract went down."""
+    return variant.layoff_after_contract and variant.has_contracts
+
+
+def swap_waits_for_contract(variant: Variant) -> bool:
+    """Whether a joker swap depends on when the player's own contract went down."""
+    return variant.joker_swap_after_contract and variant.has_contracts
+
+
+def _layoff_timing(
+    variant: Variant, contract_down: ContractDown | None
+) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
+    """Why it is too early to lay off, or (not told when) the condition a lay-off waits for."""
+    if not layoff_waits_for_contract(variant):
+        return (), ()
+    return _timing(
+        contract_down,
+        same_turn=variant.layoff_same_turn,
+        before="layoff_before_contract",
+        same="layoff_same_turn_as_contract",
+    )
+
+
+def _timing(
+    contract_down: ContractDown | None, *, same_turn: bool, before: str, same: str
+) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
+    if contract_down is None:
+        code = "once_contract_down" if same_turn else "once_contract_down_next_turn"
+        return (), (Violation(code),)
+    if contract_down is ContractDown.NO:
+        return (Violation(before),), ()
+    if contract_down is ContractDown.THIS_TURN and not same_turn:
+        return (Violation(same),), ()
+    return (), ()
 
 
 def _kind_order(kind: MeldKind) -> int:
@@ -72,15 +129,51 @@ class SwapVerdict:
     meld: MeldVerdict  # the meld after the swap
     joker_as: Card | None  # what the freed joker stood for
     violations: tuple[Violation, ...]
+    conditions: tuple[Violation, ...] = ()  # what must hold as well (the joker used at once...)
 
     @property
     def valid(self) -> bool:
         return not self.violations
 
 
-def check_joker_swap(meld: Sequence[Card], card: Card, variant: Variant) -> SwapVerdict:
-    """Check replacing a joker in `meld` by the natural `card` it stands for."""
-    table = check_meld(meld, variant)
+def check_joker_swap(
+    meld: Sequence[Card],
+    card: Card,
+    variant: Variant,
+    *,
+    contract_down: ContractDown | None = None,
+    shoe: ShoeRule | None = None,
+) -> SwapVerdict:
+    """Check replacing a joker in `meld` by the natural `card` it stands for.
+
+    `contract_down` says when the swapping player's own contract went down; `shoe` is the
+    table's. Timing reasons come after the meld's; the conditions of a valid swap are kept.
+    """
+    verdict = _swap(meld, card, variant, shoe)
+    late, conditions = _swap_timing(variant, contract_down)
+    if variant.joker_swap_use_same_turn:
+        conditions += (Violation("swap_use_joker_this_turn"),)
+    if not verdict.valid or late:
+        return replace(verdict, violations=verdict.violations + late)
+    return replace(verdict, conditions=conditions)
+
+
+def _swap_timing(
+    variant: Variant, contract_down: ContractDown | None
+) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
+    """Why it is too early to swap, or (not told when) the condition a swap waits for."""
+    if not swap_waits_for_contract(variant):
+        return (), ()
+    return _timing(
+        contract_down,
+        same_turn=not variant.joker_swap_after_earlier_turn,
+        before="swap_before_contract",
+        same="swap_same_turn_as_contract",
+    )
+
+
+def _swap(meld: Sequence[Card], card: Card, variant: Variant, shoe: ShoeRule | None) -> SwapVerdict:
+    table = check_meld(meld, variant, shoe=shoe)
     given = tuple(meld)
     if not table.valid:
         return SwapVerdict(MeldVerdict(given, (), ()), None, table.violations)
@@ -103,7 +196,7 @@ def check_joker_swap(meld: Sequence[Card], card: Card, variant: Variant) -> Swap
             swapped = (*reading.cards[:index], card, *reading.cards[index + 1 :])
             if reading.kind is MeldKind.SET:
                 swapped = tuple(c.plain for c in swapped)
-            after = check_meld(swapped, variant)
+            after = check_meld(swapped, variant, shoe=shoe)
             kept = tuple(r for r in after.readings if r.kind is reading.kind)
             if kept:
                 # A set's joker stood for its rank; the card that replaces it names the suit.

@@ -106,16 +106,21 @@ def check_meld(
     kind: MeldKind | None = None,
     min_set_size: int | None = None,
     min_run_size: int | None = None,
+    shoe: ShoeRule | None = None,
+    undeclared_ok: bool = False,
 ) -> MeldVerdict:
     """Every valid reading of `cards` as a meld under `variant`, or every reason it fails.
 
     `kind` restricts the answer to sets or runs; the sizes default to the variant's
-    smallest meld (a contract passes its own).
+    smallest meld (a contract passes its own). `shoe` is the table's (else the largest the
+    variant allows). Where jokers are declared, a joker that could stand for two cards makes
+    the meld invalid until it is declared; `undeclared_ok` leaves that to the caller (a
+    contract decides it once its melds are read together).
     """
     cards = tuple(cards)
     set_min = variant.min_set_size if min_set_size is None else min_set_size
     run_min = variant.min_run_size if min_run_size is None else min_run_size
-    problems = shoe_violations(cards, variant)
+    problems = shoe_violations(cards, variant, shoe)
     jokers = [c for c in cards if c.is_joker]
     naturals = [c for c in cards if c.is_natural]
     declared = [c.stands_for for c in cards if c.stands_for is not None]
@@ -149,7 +154,48 @@ def check_meld(
             shape.append(Violation("not_same_rank_or_suit"))
     if problems or not readings:
         return MeldVerdict(cards, (), tuple(_unique(problems + ([] if readings else shape))))
+    if not undeclared_ok:
+        undeclared = undeclared_joker(cards, readings, variant)
+        if undeclared is not None:
+            return MeldVerdict(cards, (), (undeclared,))
     return MeldVerdict(cards, tuple(readings), ())
+
+
+def undeclared_joker(
+    cards: Sequence[Card], readings: Sequence[Reading], variant: Variant
+) -> Violation | None:
+    """Where jokers are declared: a joker given without its card that could stand for two.
+
+    The violation names the cards it could be (``options``), so the table can say which. A
+    set's joker counts only where the suits of a set must differ (elsewhere its suit changes
+    nothing); free jokers are alike, so a set is a choice only with more open suits than
+    free jokers.
+    """
+    free = sum(1 for c in cards if c.is_joker and c.stands_for is None)
+    if not variant.jokers_declared or not free or not readings:
+        return None
+    declared = Counter(c.stands_for for c in cards if c.stands_for is not None)
+    readings_seen: set[tuple[MeldKind, tuple[Card, ...]]] = set()
+    open_choice = False
+    options: list[Card] = []
+    for reading in readings:
+        given = Counter(target for _joker, target in reading.jokers) - declared
+        assigned = tuple(sorted(given.elements(), key=lambda c: c.sort_key))
+        if reading.kind is MeldKind.SET and not variant.set_suits_distinct:
+            assigned = ()  # any suit will do: nothing to declare but the rank
+        elif reading.kind is MeldKind.SET:
+            rank = reading.effective[0].rank
+            taken = {c.suit for c in reading.effective} - {c.suit for c in assigned}
+            open_suits = [Card(rank, suit) for suit in SUITS if suit not in taken]
+            open_choice = open_choice or len(open_suits) > len(assigned)
+            options += open_suits
+        else:
+            options += assigned
+        readings_seen.add((reading.kind, assigned))
+    if len(readings_seen) < 2 and not open_choice:
+        return None
+    named = [str(card) for card in dict.fromkeys(options)]
+    return Violation("joker_not_declared", {"options": named})
 
 
 def _unique(violations: list[Violation]) -> list[Violation]:

@@ -80,40 +80,95 @@ def verify_hand_size(
         raise RefereeError("too_many_cards", limit=limit, count=cards)
 
 
-def possible_penalty(points: int, variant: Variant, round_number: int, players: int) -> bool:
-    """Whether some hand a player could hold at the end of this round costs exactly `points`.
+def fewest_cards_held(variant: Variant, round_number: int, players: int, buys: int = 0) -> int:
+    """The fewest cards a player who did not go out holds when the round ends.
 
-    A player who did not go out holds at least one card (with none left, they went out).
+    In a round laid down only by going out nobody melds before: every player still holds
+    every card dealt, plus the discard and penalty cards of each buy. Elsewhere at least one
+    card (with none left, they went out).
     """
-    if points < 0:
-        return False
+    if not variant.goes_out_only(round_number):
+        return 1
+    dealt = variant.cards_dealt(round_number, players)
+    return dealt + buys * (1 + variant.buy_penalty_cards)
+
+
+def _supply(variant: Variant, players: int) -> tuple[tuple[int, int], ...]:
+    """(points, copies in the table's shoe) pairs, cheapest first."""
     shoe = variant.shoe_for(players)
-    limit = max_hand_size(variant, round_number, players)
     supply: dict[int, int] = {}
     for rank in Rank:
         value = variant.rank_points[rank - 1]
         supply[value] = supply.get(value, 0) + 4 * shoe.decks
     if shoe.jokers:
         supply[variant.joker_points] = supply.get(variant.joker_points, 0) + shoe.jokers
-    return points in _reachable(tuple(sorted(supply.items())), limit) and (
-        points > 0 or 0 in supply
-    )
+    return tuple(sorted(supply.items()))
+
+
+def least_penalty(variant: Variant, round_number: int, players: int, buys: int = 0) -> int:
+    """What the cheapest hand a player who did not go out can hold is worth."""
+    left = fewest_cards_held(variant, round_number, players, buys)
+    least = 0
+    for points, copies in _supply(variant, players):
+        taken = min(left, copies)
+        least += taken * points
+        left -= taken
+    return least
+
+
+def possible_penalty(
+    points: int, variant: Variant, round_number: int, players: int, buys: int = 0
+) -> bool:
+    """Whether some hand a player could hold at the end of this round costs exactly `points`.
+
+    The hand holds at least `fewest_cards_held` cards and at most `max_hand_size`, all from
+    the table's shoe.
+    """
+    if points < 0:
+        return False
+    low = fewest_cards_held(variant, round_number, players, buys)
+    high = max(low, max_hand_size(variant, round_number, players))
+    return points in _reachable(_supply(variant, players), low, high)
+
+
+def penalty_problem(
+    points: int, variant: Variant, round_number: int, players: int, buys: int = 0
+) -> tuple[str, dict[str, int]] | None:
+    """Why no hand a player who did not go out could hold is worth `points`, as a code and
+    its params; None when some hand is.
+
+    In a round laid down only by going out, a score below the whole deal's least is said
+    as such (``penalty_below_whole_hand``: the cards still held and their least points).
+    """
+    if variant.goes_out_only(round_number):
+        least = least_penalty(variant, round_number, players, buys)
+        if points < least:
+            cards = fewest_cards_held(variant, round_number, players, buys)
+            return "penalty_below_whole_hand", {"penalty": points, "least": least, "cards": cards}
+    if not possible_penalty(points, variant, round_number, players, buys):
+        return "impossible_penalty", {"penalty": points}
+    return None
 
 
 @lru_cache(maxsize=256)
-def _reachable(supply: tuple[tuple[int, int], ...], limit: int) -> frozenset[int]:
-    """Sums of at most `limit` cards drawn from `supply` ((points, copies) pairs)."""
-    # fewest[s] = fewest cards that make s; a bounded knapsack over few distinct values.
-    fewest: dict[int, int] = {0: 0}
+def _reachable(supply: tuple[tuple[int, int], ...], low: int, high: int) -> frozenset[int]:
+    """Sums of `low` to `high` cards drawn from `supply` ((points, copies) pairs)."""
+    # counts[s]: a bit for every number of cards that makes the sum s (a bounded knapsack
+    # over few distinct values).
+    within = (1 << (high + 1)) - 1
+    counts: dict[int, int] = {0: 1}
     for value, copies in supply:
-        nxt = dict(fewest)
-        for total, used in fewest.items():
-            for k in range(1, min(copies, limit - used) + 1):
+        grown = dict(counts)
+        for total, bits in counts.items():
+            for k in range(1, copies + 1):
+                shifted = (bits << k) & within
+                if not shifted:
+                    break
                 key = total + k * value
-                if nxt.get(key, limit + 1) > used + k:
-                    nxt[key] = used + k
-        fewest = nxt
-    return frozenset(fewest)
+                grown[key] = grown.get(key, 0) | shifted
+        counts = grown
+    enough = within & ~((1 << low) - 1)
+    return frozenset(total for total, bits in counts.items() if bits & enough)
 
 
 @dataclass(frozen=True)
@@ -123,6 +178,7 @@ class PlayerResult:
     went_out: bool = False
     penalty: int = 0
     rummy: bool = False  # winner-collects games: out in one turn with nothing melded before
+    buys: int = 0
 
 
 def score_round(
@@ -140,9 +196,11 @@ def score_round(
             raise ScoringError("rummy_needs_going_out", player=seat)
         if result.went_out:
             continue
-        if not possible_penalty(result.penalty, variant, round_number, players):
-            raise ScoringError("impossible_penalty", player=seat, penalty=result.penalty)
-    if variant.scoring is Scoring.WINNER_COLLECTS and not out:
+        problem = penalty_problem(result.penalty, variant, round_number, players, result.buys)
+        if problem is not None:
+            code, params = problem
+            raise ScoringError(code, player=seat, **params)
+    if not out and not variant.stock_can_end_a_round:
         raise ScoringError("no_player_out")
     return scores_of(variant, results)
 
@@ -156,6 +214,8 @@ def scores_of(variant: Variant, results: Sequence[PlayerResult]) -> tuple[int, .
         if results[winner].rummy:
             collected *= variant.rummy_multiplier
         return tuple(collected if i == winner else 0 for i in range(len(results)))
+    if variant.scoring is Scoring.WINNER_COLLECTS:
+        return (0,) * len(results)  # the stock ended the deal: nobody won it, nobody collects
     # Nobody out is a round ended by the stock running out: everyone scores their hand.
     return tuple(0 if r.went_out else r.penalty for r in results)
 

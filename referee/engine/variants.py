@@ -32,6 +32,22 @@ class ContractRuns(Enum):
     ANY = "any"
 
 
+class GoingOutDiscard(Enum):
+    """Whether the turn that goes out ends with a discard (where a round allows a choice)."""
+
+    REQUIRED = "required"  # meld and lay off all but one card, and discard it
+    EITHER = "either"  # a last card may be discarded, or every card melded
+    FORBIDDEN = "forbidden"  # every card melded or laid off, nothing discarded
+
+
+class ContractDown(Enum):
+    """When the player's own contract went down, as a lay-off or joker swap check is told."""
+
+    NO = "no"
+    THIS_TURN = "this_turn"
+    EARLIER_TURN = "earlier_turn"
+
+
 class Scoring(Enum):
     """How a round is scored and who wins the game."""
 
@@ -154,8 +170,10 @@ class Variant:
     buy_before_contract_only: bool = False
     take_several_discards: bool = False
     last_round_goes_out: bool = False  # the last contract is laid down only by going out
-    going_out_discard: bool = True
-    stock_reshuffles: int = 1  # the stock running out once more ends the round
+    going_out_discard: GoingOutDiscard = GoingOutDiscard.REQUIRED  # rounds before the last
+    # Times the discards become a new stock; running out once more ends the round. None: as
+    # often as needed, so a deal always ends with someone going out.
+    stock_reshuffles: int | None = 1
 
     # Scoring
     rank_points: tuple[int, ...] = field(default=_points(15, 5, 10, 10))
@@ -196,6 +214,24 @@ class Variant:
 
     def is_last_round(self, round_number: int) -> bool:
         return self.rounds is not None and round_number == self.rounds
+
+    def goes_out_only(self, round_number: int) -> bool:
+        """Whether a round's contract is laid down only by going out (nothing melded before)."""
+        return self.last_round_goes_out and self.is_last_round(round_number)
+
+    def going_out_discard_in(self, round_number: int) -> GoingOutDiscard:
+        """Whether going out in this round ends with a discard: required, either, forbidden.
+
+        A round laid down only by going out melds the whole hand: it has no discard.
+        """
+        if self.goes_out_only(round_number):
+            return GoingOutDiscard.FORBIDDEN
+        return self.going_out_discard
+
+    @property
+    def stock_can_end_a_round(self) -> bool:
+        """Whether a round may end with nobody out: the stock ran out once more than allowed."""
+        return self.stock_reshuffles is not None
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
@@ -304,6 +340,7 @@ class HouseRule:
     low: int = 0
     high: int = 1000
     choices: tuple[str, ...] = ()
+    legacy: tuple[tuple[Any, str], ...] = ()  # old values still read, with the choice they mean
 
 
 HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
@@ -337,8 +374,14 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "buy_before_contract_only": HouseRule("bool"),
     "take_several_discards": HouseRule("bool"),
     "last_round_goes_out": HouseRule("bool"),
-    "going_out_discard": HouseRule("bool"),
-    "stock_reshuffles": HouseRule("int", 0, 10),
+    "going_out_discard": HouseRule(
+        "choice",
+        choices=tuple(rule.value for rule in GoingOutDiscard),
+        # Before it was a choice it was a switch: true for required, false for either.
+        legacy=((True, "required"), (False, "either")),
+    ),
+    # Empty (None): the discards become the stock as often as needed.
+    "stock_reshuffles": HouseRule("optional_int", 0, 10),
     "rank_points": HouseRule("points", 0, 100),
     "joker_points": HouseRule("int", 0, 100),
     "rummy_multiplier": HouseRule("int", 1, 10),
@@ -521,6 +564,9 @@ def _read_int(name: str, rule: HouseRule, value: Any, current: Any) -> int | Non
 
 
 def _read_choice(name: str, rule: HouseRule, value: Any, current: Any) -> Enum:
+    for old, meant in rule.legacy:
+        if value is old:
+            value = meant
     try:
         chosen: Enum = type(current)(value)
     except ValueError:
@@ -657,7 +703,7 @@ SHANGHAI: Final = Variant(
     buying=True,
     buy_limit=3,
     buy_before_contract_only=True,
-    going_out_discard=False,
+    going_out_discard=GoingOutDiscard.EITHER,
     rank_points=_points(15, 5, 10, 10),
     joker_points=50,
 )
@@ -684,6 +730,7 @@ ZIONCHECK_NL: Final = Variant(
     joker_swap_use_same_turn=True,
     take_several_discards=True,
     last_round_goes_out=True,
+    going_out_discard=GoingOutDiscard.EITHER,
     rank_points=_points(15, None, 10, 10),
     joker_points=15,
 )
@@ -708,10 +755,12 @@ RUMMY: Final = Variant(
     layoff_same_turn=True,
     joker_swap_runs=False,
     joker_swap_sets=False,
+    stock_reshuffles=None,
     rank_points=_points(1, None, 10, 10),
     joker_points=0,
     scoring=Scoring.WINNER_COLLECTS,
     rummy_multiplier=2,
+    tie_break_last_round=False,  # equal highest totals share the win
 )
 
 FRUSTRATION: Final = dataclasses.replace(

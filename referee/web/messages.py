@@ -18,6 +18,8 @@ from referee.engine.game import Reason
 
 from .words import (
     card_label,
+    cards_or,
+    joker_notation,
     meld_kind_label,
     melds_count_text,
     player_label,
@@ -34,6 +36,8 @@ _EXPECTED: Final[Mapping[str, Any]] = {
     "cards": _l("cards as text or a list of texts"),
     "melds": _l("a list of melds"),
     "object": _l("an object"),
+    "contract_down": _l("“no”, “this_turn” or “earlier_turn”"),
+    "card": _l("one card"),
 }
 
 Message = Callable[[dict[str, Any]], str]
@@ -144,6 +148,11 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "No hand %(player)s could hold at the end of this round is worth %(penalty)s points.",
         **p,
     ),
+    "penalty_below_whole_hand": lambda p: gettext(
+        "Nothing is laid down before going out in this round, so %(player)s still holds all "
+        "%(cards)s cards: at least %(least)s points, not %(penalty)s.",
+        **p,
+    ),
     # -- a single meld --
     "too_few_cards": lambda p: ngettext(
         "A meld needs at least %(num)d card; this one has %(count)s.",
@@ -198,6 +207,10 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "joker_declaration_mismatch": lambda p: gettext(
         "The joker declared as %(joker)s does not fit this meld.", **p
     ),
+    "joker_not_declared": lambda p: gettext(
+        "Say which card the joker stands for, like %(example)s: here it could be %(options)s.",
+        **p,
+    ),
     "too_many_copies": lambda p: ngettext(
         "%(card)s is here %(count)s times, but the game has only %(num)d of it.",
         "%(card)s is here %(count)s times, but the game has only %(num)d of them.",
@@ -207,6 +220,18 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     ),
     # -- a contract --
     "wrong_sets_and_runs": _wrong_sets_and_runs,
+    "contract_run_too_short": lambda p: ngettext(
+        "This contract needs runs of %(num)d card; this one has %(count)s.",
+        "This contract needs runs of %(num)d cards; this one has %(count)s.",
+        _num(p["size"]),
+        count=p["count"],
+    ),
+    "contract_set_too_short": lambda p: ngettext(
+        "This contract needs sets of %(num)d card; this one has %(count)s.",
+        "This contract needs sets of %(num)d cards; this one has %(count)s.",
+        _num(p["size"]),
+        count=p["count"],
+    ),
     "runs_same_suit_and_start": lambda p: gettext(
         "Two runs of the contract are both in %(suit)s and both start at %(start)s; they must "
         "differ in suit or starting card.",
@@ -218,6 +243,17 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "last_round_goes_out": lambda p: gettext(
         "In the last round the contract is laid down only by going out: the whole hand at "
         "once, with no card left over."
+    ),
+    # -- going out --
+    "going_out_needs_discard": lambda p: gettext(
+        "Going out in this round ends with a discard: name the card discarded last."
+    ),
+    "going_out_no_discard": lambda p: gettext(
+        "Here you go out without a discard: every card is melded or laid off, %(card)s too.", **p
+    ),
+    "last_round_no_discard": lambda p: gettext(
+        "In the last round you go out without a discard: the whole hand is melded, %(card)s too.",
+        **p,
     ),
     # -- lay-offs and joker swaps --
     "nothing_to_lay_off": lambda p: gettext("Name at least one card to lay off."),
@@ -231,6 +267,28 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "no_joker_to_swap": lambda p: gettext("There is no joker in this meld to swap."),
     "swap_card_does_not_fit": lambda p: gettext(
         "%(card)s is not the card the joker stands for.", **p
+    ),
+    "layoff_before_contract": lambda p: gettext(
+        "You may lay off only once your own contract is down."
+    ),
+    "layoff_same_turn_as_contract": lambda p: gettext(
+        "Lay-offs start on your next turn, not in the turn your contract goes down."
+    ),
+    "swap_before_contract": lambda p: gettext(
+        "You may swap a joker only once your own contract is down."
+    ),
+    "swap_same_turn_as_contract": lambda p: gettext(
+        "You may swap a joker only from the turn after your contract went down."
+    ),
+    # -- what a valid lay-off or swap waits for --
+    "once_contract_down": lambda p: gettext(
+        "Valid once your contract is down, in that same turn too."
+    ),
+    "once_contract_down_next_turn": lambda p: gettext(
+        "Valid once your contract is down, from your next turn."
+    ),
+    "swap_use_joker_this_turn": lambda p: gettext(
+        "The joker you take must be laid down again in the same turn."
     ),
     # -- a game: starting it, its rounds, corrections and undo --
     "empty_name": lambda p: gettext("Every player needs a name."),
@@ -267,6 +325,15 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         player=p["player"],
         cards_penalty=p["cards_penalty"],
         penalty=p["penalty"],
+    ),
+    "hand_too_small": lambda p: ngettext(
+        "%(player)s: nothing is laid down before going out in this round, so the hand still "
+        "holds at least %(num)s card, not %(count)s.",
+        "%(player)s: nothing is laid down before going out in this round, so the hand still "
+        "holds at least %(num)s cards, not %(count)s.",
+        _num(p["min"]),
+        player=p["player"],
+        count=p["count"],
     ),
     "hand_too_big": lambda p: ngettext(
         "%(player)s: %(count)s cards is more than a hand can hold at the end of this round "
@@ -339,6 +406,14 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "payload_too_large": lambda p: gettext(
         "The request is too large: at most %(limit)s bytes.", **p
     ),
+    "discard_needs_going_out": lambda p: gettext(
+        "A last discard is given only when going out (“going_out”: true)."
+    ),
+    "game_variant_differs": lambda p: gettext(
+        "That game is played as %(game_variant)s, not %(variant)s: leave “variant” out or "
+        "name the game’s.",
+        **p,
+    ),
 }
 
 WEB_CODES: Final = frozenset(
@@ -352,6 +427,8 @@ WEB_CODES: Final = frozenset(
         "too_many_melds",
         "payload_too_large",
         "house_rule_syntax",
+        "discard_needs_going_out",
+        "game_variant_differs",
         # numbers as typed
         "not_a_number",
         "out_of_range",
@@ -394,6 +471,8 @@ _NAMES_THE_PLAYER: Final = frozenset(
         "hand_too_big",
         "rummy_needs_going_out",
         "impossible_penalty",
+        "penalty_below_whole_hand",
+        "hand_too_small",
     }
 )
 
@@ -412,8 +491,10 @@ def _word(code: str, key: str, value: Any, players: Sequence[str] | None) -> Any
         return player_label(value, players)
     if key == "players" and code == "two_players_out":
         return players_label(value, players)
-    if key == "variant" and code == "no_contract":
+    if key in ("variant", "game_variant") and code in ("no_contract", "game_variant_differs"):
         return variant_name(value)
+    if key == "options":
+        return cards_or(value)
     if key == "expected":
         expected = _EXPECTED.get(str(value))
         return str(expected) if expected is not None else str(value)
@@ -428,6 +509,9 @@ def _prepared(code: str, params: Mapping[str, Any], players: Sequence[str] | Non
         out["missing_count"] = _num(params.get("missing", 1))
         jokers = params.get("jokers")
         out["jokers_count"] = None if jokers is None else _num(jokers)
+    if code == "joker_not_declared":
+        options = params.get("options") or ["8H"]
+        out["example"] = joker_notation(options[0])
     if code == "wrong_sets_and_runs":
         out["wanted"] = melds_count_text(_num(params.get("sets", 0)), _num(params.get("runs", 0)))
         out["got"] = melds_count_text(

@@ -13,9 +13,9 @@ from referee.engine.cards import Card, format_cards
 from referee.engine.contracts import ContractVerdict
 from referee.engine.errors import RefereeError, Violation
 from referee.engine.layoffs import LayoffVerdict, SwapVerdict
-from referee.engine.melds import MeldVerdict, Reading
-from referee.engine.scoring import penalty_breakdown
-from referee.engine.variants import Variant
+from referee.engine.melds import MeldVerdict, Reading, shoe_violations
+from referee.engine.scoring import penalty_breakdown, penalty_of
+from referee.engine.variants import ShoeRule, Variant
 
 from .messages import describe
 
@@ -25,6 +25,7 @@ __all__ = [
     "contract_answer",
     "error_answer",
     "errors_answer",
+    "hand_not_in_shoe_answer",
     "jokers_answer",
     "layoff_answer",
     "meld_answer",
@@ -108,30 +109,53 @@ def contract_answer(verdict: ContractVerdict) -> JSON:
 
 
 def layoff_answer(verdict: LayoffVerdict) -> JSON:
-    """SPEC's `layoff` answer: `meld` is the extended meld."""
+    """SPEC's `layoff` answer: `meld` is the extended meld; `conditions` say what a valid
+    lay-off still waits for where the check was not told (`contract_down`)."""
     return {
         "valid": verdict.valid,
         "meld": meld_answer(verdict.meld),
         "errors": errors_answer(verdict.violations),
+        "conditions": errors_answer(verdict.conditions),
     }
 
 
 def swap_answer(verdict: SwapVerdict) -> JSON:
-    """A joker swap: the meld after it, and what the freed joker stood for."""
+    """A joker swap: the meld after it, what the freed joker stood for, and its conditions."""
     return {
         "valid": verdict.valid,
         "meld": meld_answer(verdict.meld),
         "joker_as": str(verdict.joker_as) if verdict.joker_as is not None else None,
         "errors": errors_answer(verdict.violations),
+        "conditions": errors_answer(verdict.conditions),
     }
 
 
-def penalty_answer(cards: Sequence[Card], variant: Variant) -> JSON:
-    """SPEC's `penalty` answer: the total and each card with its points, in the order given."""
+def penalty_answer(cards: Sequence[Card], variant: Variant, shoe: ShoeRule | None = None) -> JSON:
+    """SPEC's `penalty` answer: the total and each card with its points, in the order given;
+    `valid` false, with `errors`, when the cards cannot all be in the table's shoe."""
     breakdown = penalty_breakdown(cards, variant)
+    outside = shoe_violations(cards, variant, shoe)
     return {
+        "valid": not outside,
         "penalty": sum(points for _, points in breakdown),
         "cards": [{"card": str(card), "points": points} for card, points in breakdown],
+        "errors": errors_answer(outside),
+    }
+
+
+def hand_not_in_shoe_answer(
+    hand: Sequence[Card], variant: Variant, violations: Sequence[Violation]
+) -> JSON:
+    """SPEC's `solve` answer for a hand the shoe cannot deal: `valid` false with `errors`,
+    nothing laid down, the whole hand left."""
+    return {
+        "valid": False,
+        "errors": errors_answer(violations),
+        "can_meet_contract": False,
+        "melds": [],
+        "leftover": format_cards(hand),
+        "leftover_penalty": penalty_of(hand, variant),
+        "missing": [],
     }
 
 

@@ -153,6 +153,24 @@ def cards_label(cards: Sequence[Card | str]) -> str:
     return " ".join(card_label(c) for c in cards)
 
 
+def cards_or(cards: Any) -> str:
+    """Cards one of which is meant: "4♥ or 8♥", "7♣, 7♦ or 7♠"."""
+    if isinstance(cards, str) or not isinstance(cards, Sequence):
+        return card_label(str(cards))
+    labels = [card_label(c) for c in cards]
+    if len(labels) < 2:
+        return "".join(labels)
+    return gettext("%(first)s or %(second)s", first=", ".join(labels[:-1]), second=labels[-1])
+
+
+def joker_notation(card: Card | str) -> str:
+    """A joker declared as `card`, the way a table of this language types it: ``JK=8♥``."""
+    found = _card(card)
+    if found is None or found.is_joker:
+        return "JK"
+    return cards_notation([Card(stands_for=found)])
+
+
 # -- melds and contracts ------------------------------------------------------------------
 
 _MELD_KINDS: Final[Mapping[str, Any]] = {
@@ -292,7 +310,7 @@ _HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
     "buy_before_contract_only": _l("Buy only before the contract"),
     "take_several_discards": _l("Take several discards"),
     "last_round_goes_out": _l("Last round: go out at once"),
-    "going_out_discard": _l("Discard to go out"),
+    "going_out_discard": _l("Last discard when going out"),
     "stock_reshuffles": _l("Reshuffles of the stock"),
     "rank_points": _l("Card values"),
     "joker_points": _l("Joker value"),
@@ -358,11 +376,13 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
         "The last round's contract is laid down only by going out: the whole hand in one turn."
     ),
     "going_out_discard": _l(
-        "Going out ends with a discard; when off, the last card may be melded instead."
+        "Whether the turn that goes out ends with a discard: required, either way, or not "
+        "allowed. A round laid down only by going out never has one."
     ),
     "stock_reshuffles": _l(
         "How often the discards are shuffled into a new stock; when the stock runs out once "
-        "more, the round ends."
+        "more, the round ends. Empty: as often as needed, so a deal always ends with someone "
+        "going out."
     ),
     "rank_points": _l("The penalty points of each rank left in a hand."),
     "joker_points": _l("The penalty points of a joker left in a hand."),
@@ -370,7 +390,10 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
         "What a rummy (the whole hand in one turn, nothing melded before) multiplies the "
         "winner's score by."
     ),
-    "tie_break_last_round": _l("When totals tie, the better score in the last round wins."),
+    "tie_break_last_round": _l(
+        "When totals tie, the better score in the last round wins; when off, or still equal, "
+        "the win is shared."
+    ),
 }
 
 _CHOICES: Final[Mapping[str, Any]] = {
@@ -381,6 +404,9 @@ _CHOICES: Final[Mapping[str, Any]] = {
     "any": _l("no restriction"),
     "penalty": _l("penalty points, lowest total wins"),
     "winner_collects": _l("the winner collects, highest total wins"),
+    "required": _l("required"),
+    "either": _l("either way"),
+    "forbidden": _l("not allowed"),
 }
 
 

@@ -1,5 +1,6 @@
 // The referee page: the verdict follows every tap (htmx asks for _verdict.html), and a change
-// of variant or round reloads the page, whose fields and grid depend on them.
+// of variant or round (or going out, which may ask for the last discard) reloads the page,
+// whose fields and grid depend on them.
 (function () {
   "use strict";
 
@@ -24,7 +25,7 @@
         f.elements.round.disabled = true;
       }
       f.submit();
-    } else if (event.target.matches("input[type=checkbox]")) {
+    } else if (event.target.matches("input[type=checkbox], input[type=radio]")) {
       f.dispatchEvent(new CustomEvent("referee-changed", { bubbles: true }));
     }
   });

@@ -48,7 +48,7 @@ def _call(call: str) -> ResponseReturnValue:
         try:
             answer = service.answer(call, body, lang=_query_language())
         except RefereeError as error:
-            return _error(error)
+            return _error(error, 404 if error.code == "game_not_found" else 400)
         response = jsonify(answer)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -10,15 +10,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from referee.engine.cards import LANGUAGES, MAX_CARDS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError
+from referee.engine.game import Game
 from referee.engine.layoffs import check_layoff
-from referee.engine.melds import check_meld
+from referee.engine.melds import check_meld, shoe_violations
 from referee.engine.scoring import verify_hand_size
-from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
+from referee.engine.variants import (
+    HOUSE_RULES,
+    VARIANTS,
+    ContractDown,
+    ShoeRule,
+    Variant,
+    get_variant,
+)
 
 from .. import verdicts
 from ..words import (
@@ -97,36 +106,99 @@ def _field_cards(body: Mapping[str, Any], field: str, lang: str | None) -> tuple
     return _cards(_required(body, field), field, lang)
 
 
-def _variant(body: Mapping[str, Any]) -> Variant:
-    name = _required(body, "variant")
-    if not isinstance(name, str):
+@dataclass(frozen=True)
+class Table:
+    """What a check runs under: the variant with its house rules, the table's shoe (None: the
+    largest the variant allows) and the open game, if the body named one."""
+
+    variant: Variant
+    shoe: ShoeRule | None = None
+    game: Game | None = None
+    players: int | None = None  # the table's size, when the body or the game says it
+
+
+def _game(body: Mapping[str, Any]) -> Game | None:
+    """The game a body names by `game` (its id); `game_not_found` when there is none."""
+    game_id = body.get("game")
+    if game_id is None:
+        return None
+    if not isinstance(game_id, str):
+        raise bad("wrong_type", field="game", expected="string")
+    from referee.web.games import store  # the database only for a check that names a game
+
+    stored = store.load(game_id.strip())
+    if stored is None:
+        raise bad("game_not_found")
+    return stored.game
+
+
+def _table(body: Mapping[str, Any]) -> Table:
+    """The variant, house rules and shoe of `variant`, `house_rules`, `game` and `players`.
+
+    A game gives its variant, house rules (the body's own go over them) and shoe; `players`
+    fixes the shoe by the table's size, and wins over the game's.
+    """
+    game = _game(body)
+    name = body.get("variant")
+    if name is None and game is None:
+        raise bad("missing_field", field="variant")
+    if name is not None and not isinstance(name, str):
         raise bad("wrong_type", field="variant", expected="string")
     house_rules = body.get("house_rules")
     if house_rules is not None and not isinstance(house_rules, Mapping):
         raise bad("wrong_type", field="house_rules", expected="object")
-    return get_variant(name, house_rules)
+    if game is None:
+        variant = get_variant(str(name), house_rules)
+        shoe = None
+    else:
+        if name is not None and get_variant(name).id != game.variant.id:
+            asked = get_variant(name).id
+            raise bad("game_variant_differs", variant=asked, game_variant=game.variant.id)
+        variant = get_variant(game.variant.id, {**game.house_rules, **(house_rules or {})})
+        shoe = variant.shoe_for(len(game.players))
+    players = len(game.players) if game is not None else None
+    if body.get("players") is not None:
+        players = _integer(body, "players")
+        shoe = variant.shoe_for(players)
+    return Table(variant, shoe, game, players)
 
 
-def _round(body: Mapping[str, Any], variant: Variant) -> int:
+def _round(body: Mapping[str, Any], table: Table) -> int:
+    """The round asked for; else the open game's (its next, or its last once it is over)."""
+    game = table.game
+    if body.get("round") is None and game is not None:
+        number = game.next_round or len(game.rounds) or 1
+        return number if table.variant.rounds is None or number <= table.variant.rounds else 1
     number = _integer(body, "round")
-    variant.check_round(number)
+    table.variant.check_round(number)
     return number
+
+
+def _contract_down(body: Mapping[str, Any]) -> ContractDown | None:
+    value = body.get("contract_down")
+    if value is None:
+        return None
+    try:
+        return ContractDown(value)
+    except ValueError:
+        raise bad("wrong_type", field="contract_down", expected="contract_down") from None
 
 
 # -- the calls ------------------------------------------------------------------------------
 
 
 def _meld(body: Mapping[str, Any], lang: str | None) -> JSON:
-    variant = _variant(body)
+    table = _table(body)
     cards = _field_cards(body, "cards", lang)
-    return verdicts.meld_answer(check_meld(cards, variant))
+    return verdicts.meld_answer(check_meld(cards, table.variant, shoe=table.shoe))
 
 
 def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
-    variant = _variant(body)
+    table = _table(body)
+    variant = table.variant
     if not variant.has_contracts:
         raise RefereeError("no_contract", variant=variant.id)
-    number = _round(body, variant)
+    number = _round(body, table)
     melds = _required(body, "melds")
     if not isinstance(melds, list) or not all(_is_cards(meld) for meld in melds):
         raise bad("wrong_type", field="melds", expected="melds")
@@ -139,33 +211,57 @@ def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
         left -= len(cards)
         parsed.append(cards)
     going_out = _boolean(body, "going_out", False)
-    return verdicts.contract_answer(check_contract(parsed, variant, number, going_out=going_out))
+    discard = _discard(body, lang)
+    if discard is not None and not going_out:
+        raise bad("discard_needs_going_out")
+    verdict = check_contract(
+        parsed, variant, number, going_out=going_out, discard=discard, shoe=table.shoe
+    )
+    return verdicts.contract_answer(verdict)
+
+
+def _discard(body: Mapping[str, Any], lang: str | None) -> Card | None:
+    """The one card a player going out discards last, if the body names one."""
+    value = body.get("discard")
+    if value is None or value == "" or value == []:
+        return None
+    cards = _cards(value, "discard", lang)
+    if len(cards) != 1:
+        raise bad("wrong_type", field="discard", expected="card")
+    return cards[0]
 
 
 def _layoff(body: Mapping[str, Any], lang: str | None) -> JSON:
-    variant = _variant(body)
+    table = _table(body)
     meld = _field_cards(body, "meld", lang)
     cards = _field_cards(body, "cards", lang)
     if len(meld) + len(cards) > MAX_CARDS:
         raise RefereeError("too_many_cards", limit=MAX_CARDS)
-    return verdicts.layoff_answer(check_layoff(meld, cards, variant))
+    verdict = check_layoff(
+        meld, cards, table.variant, contract_down=_contract_down(body), shoe=table.shoe
+    )
+    return verdicts.layoff_answer(verdict)
 
 
 def _penalty(body: Mapping[str, Any], lang: str | None) -> JSON:
-    variant = _variant(body)
+    table = _table(body)
     cards = _field_cards(body, "cards", lang)
-    return verdicts.penalty_answer(cards, variant)
+    return verdicts.penalty_answer(cards, table.variant, table.shoe)
 
 
 def _solve(body: Mapping[str, Any], lang: str | None) -> JSON:
     from referee.engine.solver import solve  # the solver is the heaviest module: load on use
 
-    variant = _variant(body)
+    table = _table(body)
+    variant = table.variant
     # Rummy has no rounds to ask about: the round is ignored, whatever it is.
-    number = _round(body, variant) if variant.has_contracts else 1
+    number = _round(body, table) if variant.has_contracts else 1
     hand = _field_cards(body, "hand", lang)
-    verify_hand_size(len(hand), variant, number)
+    verify_hand_size(len(hand), variant, number, table.players)
     nearest = _boolean(body, "nearest", False)
+    outside = shoe_violations(hand, variant, table.shoe)
+    if outside:  # a hand the shoe cannot deal is a verdict, before any search
+        return verdicts.hand_not_in_shoe_answer(hand, variant, outside, nearest=nearest)
     return verdicts.solution_answer(solve(hand, variant, number, nearest=nearest), nearest=nearest)
 
 

@@ -59,6 +59,23 @@ def card_points_json(variant: Variant) -> str:
     return json.dumps(points)
 
 
+def stock_out_text(variant: Variant) -> str | None:
+    """The round form's "nobody went out" choice, where the stock can end a round at all."""
+    if variant.stock_reshuffles is None:
+        return None  # the discards become the stock as often as needed: someone goes out
+    if variant.scoring is not Scoring.PENALTY:
+        return gettext("Nobody went out: the stock ran out, and nobody scores this deal")
+    runs_out = variant.stock_reshuffles + 1
+    if runs_out == 1:
+        return gettext("Nobody went out: the stock ran out, everyone scores their hand")
+    if runs_out == 2:
+        return gettext("Nobody went out: the stock ran out twice, everyone scores their hand")
+    return gettext(
+        "Nobody went out: the stock ran out %(num)d times, everyone scores their hand",
+        num=runs_out,
+    )
+
+
 def rules_in_force(game: Game) -> list[tuple[str, str]]:
     """The house rules that differ from the registered variant, as label and value."""
     changed = table_rules(game.variant.id, game.house_rules).changed
@@ -113,6 +130,7 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
         "view_link": view_url(stored.id, external=True),
         "edit_link": edit_url(stored.id, token, external=True) if token else None,
         "is_penalty": game.variant.scoring is Scoring.PENALTY,
+        "stock_out_text": stock_out_text(game.variant),
         "leader_names": [game.players[i] for i in game.standings.leaders],
         "winner_names": [game.players[i] for i in game.winners],
         "change_text": lambda entry: change_text(game, entry),

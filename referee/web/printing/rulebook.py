@@ -14,7 +14,14 @@ from flask_babel import gettext, ngettext
 
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.scoring import value_classes
-from referee.engine.variants import AceRule, ContractRuns, Scoring, Variant
+from referee.engine.variants import (
+    AceRule,
+    ContractRuns,
+    GoingOutDiscard,
+    Scoring,
+    ShoeRule,
+    Variant,
+)
 from referee.web import words
 from referee.web.house_rules import TableRules
 
@@ -32,11 +39,19 @@ class Face:
 
 @dataclass(frozen=True)
 class Example:
-    """A row of small cards with a caption; `valid` False draws it crossed out."""
+    """A row of small cards with a caption; `valid` False draws it crossed out.
 
-    faces: tuple[Face, ...]
+    `cards` are what the faces show: a test asks the engine about each example, for every
+    shoe the card covers, and its mark must match the verdict.
+    """
+
+    cards: tuple[Card, ...]
     caption: str
     valid: bool = True
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        return _faces(self.cards)
 
 
 @dataclass(frozen=True)
@@ -112,9 +127,35 @@ def _run(start: int, length: int, suit: Suit) -> list[Card]:
     return [Card(Rank(1 if r == 14 else r), suit) for r in range(start, start + length)]
 
 
-def _sequence(*ranks: Rank) -> str:
-    """Ranks as a table says them in a row: "D-K-A" in German."""
-    return "-".join(words.rank_label(rank) for rank in ranks)
+def _sequence(cards: Sequence[Card]) -> str:
+    """Cards' ranks as a table says them in a row: "D-K-A" in German."""
+    return "-".join(words.rank_label(card.rank) for card in cards if card.rank is not None)
+
+
+def covered_shoes(variant: Variant) -> tuple[ShoeRule, ...]:
+    """The shoes of the player counts the variant is played with (what a card covers)."""
+    return tuple(
+        rule
+        for rule in variant.shoe
+        if max(rule.min_players, variant.min_players) <= min(rule.max_players, variant.max_players)
+    )
+
+
+def _run_length(variant: Variant) -> int:
+    """The shortest run the variant allows as a meld: what ace and corner examples show."""
+    return max(3, variant.min_run_size)
+
+
+def ace_runs(variant: Variant) -> tuple[list[Card], list[Card]]:
+    """The ace low and ace high runs a card shows: A-2-3 and Q-K-A, or longer where runs are."""
+    size = _run_length(variant)
+    return _run(1, size, Suit.CLUBS), _run(15 - size, size, Suit.DIAMONDS)
+
+
+def around_the_corner_run(variant: Variant) -> list[Card]:
+    """K-A-2 (and on, where runs are longer): a run around the corner."""
+    size = _run_length(variant)
+    return [Card(Rank.KING, Suit.SPADES), *_run(1, size - 1, Suit.SPADES)]
 
 
 def _players_range(low: int, high: int) -> str:
@@ -196,11 +237,9 @@ def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...],
 def _shoe_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...]]:
     head = (gettext("Players"), gettext("Decks"), gettext("Jokers"), gettext("Cards"))
     rows = []
-    for rule in variant.shoe:
+    for rule in covered_shoes(variant):
         low = max(rule.min_players, variant.min_players)
         high = min(rule.max_players, variant.max_players)
-        if low > high:
-            continue
         rows.append(
             Row(
                 cells=(
@@ -246,89 +285,99 @@ def _rank_list(ranks: Sequence[Rank]) -> str:
 
 
 def _meld_examples(variant: Variant) -> tuple[Example, ...]:
+    return (
+        _set_example(variant),
+        _run_example(variant),
+        *_joker_examples(variant),
+        *_ace_examples(variant),
+        _corner_example(variant),
+    )
+
+
+def _set_example(variant: Variant) -> Example:
     set_size = min(_contract_set_sizes(variant) or {variant.min_set_size})
-    run_size = min(_contract_run_sizes(variant) or {variant.min_run_size})
     suits = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
-    if not variant.set_suits_distinct and variant.max_decks > 1:
+    # The same card twice only where every table the card covers has two decks or more.
+    duplicates = (
+        not variant.set_suits_distinct and min(rule.decks for rule in covered_shoes(variant)) > 1
+    )
+    if duplicates:
         suits = (Suit.CLUBS, Suit.HEARTS, Suit.HEARTS, Suit.SPADES)
     shown = min(set_size, 4)
-    set_cards = [Card(Rank.SEVEN, suits[i]) for i in range(shown)]
+    set_cards = tuple(Card(Rank.SEVEN, suits[i]) for i in range(shown))
     if variant.max_set_size is not None:
-        set_caption = gettext(
+        caption = gettext(
             "Set: %(low)d to %(high)d cards of one rank",
             low=set_size,
             high=variant.max_set_size,
         )
     else:
-        set_caption = ngettext(
+        caption = ngettext(
             "Set: %(num)d or more cards of one rank",
             "Set: %(num)d or more cards of one rank",
             set_size,
         )
     if variant.set_suits_distinct:
-        set_caption = gettext("%(rule)s, each of another suit", rule=set_caption)
-    examples = [Example(faces=_faces(set_cards), caption=set_caption)]
-    run_cards = _run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)
-    examples.append(
-        Example(
-            faces=_faces(run_cards),
-            caption=ngettext(
-                "Run: %(num)d or more cards in sequence, one suit",
-                "Run: %(num)d or more cards in sequence, one suit",
-                run_size,
-            ),
-        )
+        caption = gettext("%(rule)s, each of another suit", rule=caption)
+    if duplicates and len(set(set_cards)) < len(set_cards):
+        caption = gettext("%(rule)s; with two decks or more a card may appear twice", rule=caption)
+    return Example(cards=set_cards, caption=caption)
+
+
+def _example_run_size(variant: Variant) -> int:
+    """The run the card shows: as long as a contract asks for, and a meld at all."""
+    return max(min(_contract_run_sizes(variant) or {variant.min_run_size}), variant.min_run_size)
+
+
+def _run_example(variant: Variant) -> Example:
+    run_size = _example_run_size(variant)
+    return Example(
+        cards=tuple(_run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)),
+        caption=ngettext(
+            "Run: %(num)d or more cards in sequence, one suit",
+            "Run: %(num)d or more cards in sequence, one suit",
+            run_size,
+        ),
     )
-    if variant.uses_jokers and variant.max_jokers_per_meld != 0:
-        joker_run = max(run_size, 3)
-        with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
-        stands_for = with_joker[1]
-        with_joker[1] = Card()
-        joker_caption = gettext("The joker stands for %(card)s", card=words.card_label(stands_for))
-        if variant.max_jokers_per_meld is not None:
-            # Shanghai's one joker per meld settles many an argument: say it on page 1.
-            joker_caption = ngettext(
-                "%(rule)s; at most %(num)d joker per meld",
-                "%(rule)s; at most %(num)d jokers per meld",
-                variant.max_jokers_per_meld,
-                rule=joker_caption,
-            )
-        examples.append(Example(faces=_faces(with_joker), caption=joker_caption))
+
+
+def _joker_examples(variant: Variant) -> list[Example]:
+    if not variant.uses_jokers or variant.max_jokers_per_meld == 0:
+        return []
+    joker_run = max(_example_run_size(variant), _run_length(variant))
+    with_joker: list[Card] = _run(max(1, min(9, 15 - joker_run)), joker_run, Suit.SPADES)
+    stands_for = with_joker[1]
+    with_joker[1] = Card()  # inside the run: a joker that can be read one way only
+    caption = gettext("The joker stands for %(card)s", card=words.card_label(stands_for))
+    if variant.max_jokers_per_meld is not None:
+        # Shanghai's one joker per meld settles many an argument: say it on page 1.
+        caption = ngettext(
+            "%(rule)s; at most %(num)d joker per meld",
+            "%(rule)s; at most %(num)d jokers per meld",
+            variant.max_jokers_per_meld,
+            rule=caption,
+        )
+    return [Example(cards=tuple(with_joker), caption=caption)]
+
+
+def _ace_examples(variant: Variant) -> list[Example]:
+    low, high = ace_runs(variant)
     if variant.aces is AceRule.HIGH_OR_LOW:
-        examples.append(
-            Example(
-                faces=_faces(_run(12, 3, Suit.DIAMONDS)),
-                caption=gettext("Ace high …"),
-            )
-        )
-        examples.append(Example(faces=_faces(_run(1, 3, Suit.CLUBS)), caption=gettext("… or low")))
-    else:
-        examples.append(Example(faces=_faces(_run(1, 3, Suit.CLUBS)), caption=gettext("Ace low")))
-        examples.append(
-            Example(
-                faces=_faces(_run(12, 3, Suit.DIAMONDS)),
-                caption=gettext("Never ace high"),
-                valid=False,
-            )
-        )
-    around = [
-        Card(Rank.KING, Suit.SPADES),
-        Card(Rank.ACE, Suit.SPADES),
-        Card(Rank.TWO, Suit.SPADES),
+        return [
+            Example(cards=tuple(high), caption=gettext("Ace high …")),
+            Example(cards=tuple(low), caption=gettext("… or low")),
+        ]
+    return [
+        Example(cards=tuple(low), caption=gettext("Ace low")),
+        Example(cards=tuple(high), caption=gettext("Never ace high"), valid=False),
     ]
+
+
+def _corner_example(variant: Variant) -> Example:
+    around = tuple(around_the_corner_run(variant))
     if variant.around_the_corner:
-        examples.append(
-            Example(faces=_faces(around), caption=gettext("Around the corner is allowed"))
-        )
-    else:
-        examples.append(
-            Example(
-                faces=_faces(around),
-                caption=gettext("Never around the corner"),
-                valid=False,
-            )
-        )
-    return tuple(examples)
+        return Example(cards=around, caption=gettext("Around the corner is allowed"))
+    return Example(cards=around, caption=gettext("Never around the corner"), valid=False)
 
 
 def _turn_steps(variant: Variant) -> tuple[str, ...]:
@@ -523,35 +572,29 @@ def _section_melds(variant: Variant) -> Section:
                 min(sizes),
             )
         )
+    low, high = ace_runs(variant)
     if variant.aces is AceRule.HIGH_OR_LOW:
         paragraphs.append(
             gettext(
                 "An ace is high or low in a run: %(low)s and %(high)s both count.",
-                low=_sequence(Rank.ACE, Rank.TWO, Rank.THREE),
-                high=_sequence(Rank.QUEEN, Rank.KING, Rank.ACE),
+                low=_sequence(low),
+                high=_sequence(high),
             )
         )
     else:
         paragraphs.append(
             gettext(
                 "An ace is always low: %(low)s is a run, %(high)s is not.",
-                low=_sequence(Rank.ACE, Rank.TWO, Rank.THREE),
-                high=_sequence(Rank.QUEEN, Rank.KING, Rank.ACE),
+                low=_sequence(low),
+                high=_sequence(high),
             )
         )
+    around = _sequence(around_the_corner_run(variant))
     if variant.around_the_corner:
-        paragraphs.append(
-            gettext(
-                "A run may go around the corner, as in %(cards)s.",
-                cards=_sequence(Rank.KING, Rank.ACE, Rank.TWO),
-            )
-        )
+        paragraphs.append(gettext("A run may go around the corner, as in %(cards)s.", cards=around))
     else:
         paragraphs.append(
-            gettext(
-                "A run never goes around the corner: %(cards)s is not a run.",
-                cards=_sequence(Rank.KING, Rank.ACE, Rank.TWO),
-            )
+            gettext("A run never goes around the corner: %(cards)s is not a run.", cards=around)
         )
     return Section(title=gettext("Sets and runs"), paragraphs=tuple(paragraphs))
 
@@ -587,6 +630,12 @@ def _section_jokers(variant: Variant) -> Section:
             gettext(
                 "Say which card a joker stands for when you lay it down; that stays fixed for "
                 "the round."
+            )
+        )
+        paragraphs.append(
+            gettext(
+                "A meld whose joker could stand for two cards counts only once the joker is "
+                "declared; lay-offs and swaps go by the card declared."
             )
         )
     if variant.joker_swap_runs or variant.joker_swap_sets:
@@ -671,7 +720,9 @@ def _section_layoffs(variant: Variant) -> Section:
             gettext("You may add cards to any meld on the table, yours or another player's.")
         )
     paragraphs.append(
-        gettext("A card laid off must keep the meld a valid set or run; it scores for no one.")
+        gettext(
+            "A card laid off must keep the meld a valid set or run; it simply leaves your hand."
+        )
     )
     return Section(title=gettext("Laying off"), paragraphs=tuple(paragraphs))
 
@@ -684,20 +735,28 @@ def _section_buying(variant: Variant) -> Section:
         return Section(title=gettext("Buying"), paragraphs=paragraphs)
     said = [
         gettext(
-            "If the player whose turn it is does not want the card just discarded, another "
-            "player may buy it out of turn, the nearest to the left first."
-        )
+            "When a card is discarded, any other player may call “buy” for it before the player "
+            "whose turn it is draws."
+        ),
+        gettext(
+            "The player whose turn it is may still take that card as their draw, and then "
+            "nobody buys it. If several players call, the one nearest in turn order buys."
+        ),
     ]
     if variant.buy_penalty_cards:
         said.append(
             ngettext(
-                "A buyer also takes %(num)d penalty card from the stock.",
-                "A buyer also takes %(num)d penalty cards from the stock.",
+                "The buyer takes the discard and one penalty card from the stock, and gets no "
+                "extra turn for it.",
+                "The buyer takes the discard and %(num)d penalty cards from the stock, and gets "
+                "no extra turn for it.",
                 variant.buy_penalty_cards,
             )
         )
     else:
-        said.append(gettext("A buy costs no penalty card."))
+        said.append(
+            gettext("The buyer takes only the discard, with no penalty card, and no extra turn.")
+        )
     said.append(
         ngettext(
             "Each player may buy at most %(num)d time per round.",
@@ -710,40 +769,80 @@ def _section_buying(variant: Variant) -> Section:
     return Section(title=gettext("Buying"), paragraphs=tuple(said))
 
 
-def _section_going_out(variant: Variant) -> Section:
+def _going_out_words(variant: Variant) -> list[str]:
     paragraphs = []
-    if variant.going_out_discard:
+    rule = variant.going_out_discard
+    if rule is GoingOutDiscard.REQUIRED:
         paragraphs.append(
             gettext(
                 "You go out when all your cards are gone: melded, laid off and one last "
                 "discard. Going out ends the round at once."
             )
         )
+    elif rule is GoingOutDiscard.EITHER:
+        paragraphs.append(
+            gettext(
+                "You go out when all your cards are gone: melded, laid off, or discarded as the "
+                "last card. No discard is needed when every card is melded. Going out ends the "
+                "round at once."
+            )
+        )
     else:
         paragraphs.append(
             gettext(
-                "You go out when all your cards are melded or laid off; no last discard is "
-                "needed. Going out ends the round at once."
+                "You go out when all your cards are melded or laid off; you may not go out "
+                "with a discard. Going out ends the round at once."
             )
         )
+    if variant.last_round_goes_out and rule is not GoingOutDiscard.FORBIDDEN and variant.rounds:
+        paragraphs.append(
+            gettext(
+                "In round %(round)d you go out without a discard: the whole hand is melded.",
+                round=variant.rounds,
+            )
+        )
+    return paragraphs
+
+
+def _stock_words(variant: Variant) -> list[str]:
+    if variant.stock_reshuffles is None:
+        return [
+            gettext(
+                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
+                "new stock, as often as needed: a deal always ends with someone going out."
+            )
+        ]
     if variant.stock_reshuffles == 0:
-        paragraphs.append(
+        paragraphs = [gettext("If the stock runs out, the round ends.")]
+    elif variant.stock_reshuffles == 1:
+        paragraphs = [
             gettext(
-                "If the stock runs out, the round ends and everyone scores the cards in their hand."
+                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
+                "new stock; this happens only once in a round. If it runs out again, the round "
+                "ends."
             )
-        )
+        ]
     else:
-        paragraphs.append(
+        paragraphs = [
             ngettext(
                 "If the stock runs out, shuffle the discard pile, all but its top card, into a "
                 "new stock; this happens at most %(num)d time in a round. If it runs out "
-                "again, the round ends and everyone scores the cards in their hand.",
+                "again, the round ends.",
                 "If the stock runs out, shuffle the discard pile, all but its top card, into a "
                 "new stock; this happens at most %(num)d times in a round. If it runs out "
-                "again, the round ends and everyone scores the cards in their hand.",
+                "again, the round ends.",
                 variant.stock_reshuffles,
             )
-        )
+        ]
+    if variant.scoring is Scoring.PENALTY:
+        paragraphs.append(gettext("Everyone then scores the cards left in their hand."))
+    else:
+        paragraphs.append(gettext("Nobody scores for that deal."))
+    return paragraphs
+
+
+def _section_going_out(variant: Variant) -> Section:
+    paragraphs = _going_out_words(variant) + _stock_words(variant)
     return Section(title=gettext("Going out"), paragraphs=tuple(paragraphs))
 
 
@@ -765,7 +864,14 @@ def _section_scoring(variant: Variant) -> Section:
                 )
             )
         if variant.tie_break_last_round:
-            paragraphs.append(gettext("On a tie, the lower score in the last round wins."))
+            paragraphs.append(
+                gettext(
+                    "On a tie, the lower score in the last round wins; if that is equal too, "
+                    "the win is shared."
+                )
+            )
+        else:
+            paragraphs.append(gettext("Equal lowest totals share the win."))
     else:
         paragraphs.append(
             gettext(
@@ -789,7 +895,14 @@ def _section_scoring(variant: Variant) -> Section:
             )
         )
         if variant.tie_break_last_round:
-            paragraphs.append(gettext("On a tie, the higher score in the last deal wins."))
+            paragraphs.append(
+                gettext(
+                    "On a tie, the higher score in the last deal wins; if that is equal too, "
+                    "the win is shared."
+                )
+            )
+        else:
+            paragraphs.append(gettext("Equal highest totals share the win."))
     return Section(title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs))
 
 

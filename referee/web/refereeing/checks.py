@@ -18,10 +18,15 @@ from referee.engine.cards import LOCAL_RANK_LETTERS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError, Violation
 from referee.engine.game import Game
-from referee.engine.layoffs import check_joker_swap, check_layoff
-from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld
+from referee.engine.layoffs import (
+    check_joker_swap,
+    check_layoff,
+    layoff_waits_for_contract,
+    swap_waits_for_contract,
+)
+from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
 from referee.engine.scoring import verify_hand_size
-from referee.engine.variants import Variant
+from referee.engine.variants import ContractDown, GoingOutDiscard, ShoeRule, Variant
 from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.inputs import whole_number
@@ -39,6 +44,8 @@ CARD_FIELDS: Mapping[str, tuple[str, ...]] = {
 }
 DEFAULT_VARIANT = "contract"
 MAX_FIELD = 2000  # characters in one field; far more than any hand
+#: The answers to "when did your own contract go down?", as the query writes them.
+CONTRACT_DOWN: tuple[str, ...] = tuple(when.value for when in ContractDown)
 _MELD_BREAK = re.compile(r"\r?\n|\|")
 
 
@@ -83,6 +90,7 @@ class Verdict:
     headline: str
     melds: list[MeldView] = field(default_factory=list)
     reasons: list[ReasonView] = field(default_factory=list)  # about the whole, not one meld
+    conditions: list[str] = field(default_factory=list)  # what a valid answer still waits for
     note: str = ""
     # the solver's answer
     leftover: list[CardView] = field(default_factory=list)
@@ -100,6 +108,7 @@ class Context:
     jokers: int
     game: Game | None = None
     game_id: str = ""
+    shoe: ShoeRule | None = None  # the open game's, when the check is of its variant
 
     @property
     def variant(self) -> Variant:
@@ -214,8 +223,26 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
         jokers=shoe.jokers if shoe else table.variant.max_jokers,
         game=game,
         game_id=game_id,
+        shoe=shoe,
     )
     return context, 400 if 400 in (table_status, round_status) else status
+
+
+def timing_matters(check: str, variant: Variant) -> bool:
+    """Whether this check asks when the player's own contract went down (only where it
+    changes the answer)."""
+    if check == "layoff":
+        return layoff_waits_for_contract(variant)
+    if check == "swap":
+        return swap_waits_for_contract(variant)
+    return False
+
+
+def discard_allowed(context: Context) -> bool:
+    """Whether going out in the round at hand may end with a discard (the field is shown)."""
+    if context.round is None or not context.variant.has_contracts:
+        return False
+    return context.variant.going_out_discard_in(context.round) is not GoingOutDiscard.FORBIDDEN
 
 
 def split_melds(text: str) -> list[str]:
@@ -234,13 +261,17 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     notation = notation if notation in LOCAL_RANK_LETTERS else lang
     errors: dict[str, list[str]] = {}
     context, status = read_context(args, errors)
-    values = {name: _text(args, name) for name in ("cards", "melds", "meld", "card", "hand")}
+    names = ("cards", "melds", "meld", "card", "hand", "discard")
+    values = {name: _text(args, name) for name in names}
     outcome = Outcome(check, context, values, notation=lang, errors=errors, status=status)
     going_out = _text(args, "going_out") in ("1", "on", "true", "y", "yes")
     outcome.values["going_out"] = "1" if going_out else ""
+    when = _text(args, "contract_down")
+    outcome.values["contract_down"] = when if when in CONTRACT_DOWN else ""
 
     wanted = CARD_FIELDS[check]
-    parsed = _parse_fields(wanted, values, notation, outcome.errors)
+    optional = ("discard",) if check == "contract" and going_out else ()
+    parsed = _parse_fields((*wanted, *optional), values, notation, outcome.errors)
     # A link shared from a table of another language: rewrite the cards in this page's letters.
     if notation != lang and not any(name in outcome.errors for name in wanted):
         for name, cards in parsed.items():
@@ -256,8 +287,12 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
         return outcome
     if outcome.missing_fields:
         return outcome
+    asked = Asked(
+        going_out=going_out,
+        contract_down=ContractDown(when) if when in CONTRACT_DOWN else None,
+    )
     try:
-        outcome.verdict = _RUNNERS[check](parsed, context, going_out)
+        outcome.verdict = _RUNNERS[check](parsed, context, asked)
     except RefereeError as error:
         outcome.errors.setdefault("check", []).append(describe(error.code, error.params))
         outcome.status = 400
@@ -281,7 +316,7 @@ def _parse_fields(
                 parsed[name] = [parse_cards(m, notation) for m in melds]
             else:
                 parsed[name] = parse_cards(text, notation)
-                if name == "card" and len(parsed[name]) != 1:
+                if name in ("card", "discard") and len(parsed[name]) != 1:
                     raise RefereeError("bad_input", field=_field_label(name))
         except RefereeError as error:
             errors.setdefault(name, []).append(describe(error.code, error.params))
@@ -295,11 +330,24 @@ def _field_label(name: str) -> str:
         "meld": gettext("Meld on the table"),
         "card": gettext("Card from the hand"),
         "hand": gettext("Hand"),
+        "discard": gettext("Last discard"),
     }
     return labels[name]
 
 
 # -- shaping verdicts ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the page was told beside the cards: going out, when the contract went down."""
+
+    going_out: bool = False
+    contract_down: ContractDown | None = None
+
+
+def _conditions(conditions: Sequence[Violation]) -> list[str]:
+    return [describe(c.code, c.params) for c in conditions]
 
 
 def card_view(card: Card, flagged: bool = False) -> CardView:
@@ -374,8 +422,8 @@ def _meld_title(index: int) -> str:
     return gettext("Meld %(number)s", number=index + 1)
 
 
-def _check_meld(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
-    verdict = check_meld(parsed["cards"], context.variant)
+def _check_meld(parsed: Mapping[str, Any], context: Context, _asked: Asked) -> Verdict:
+    verdict = check_meld(parsed["cards"], context.variant, shoe=context.shoe)
     view = meld_view(verdict)
     if verdict.valid and verdict.kind is MeldKind.SET:
         headline = gettext("Valid: this is a set.")
@@ -386,11 +434,20 @@ def _check_meld(parsed: Mapping[str, Any], context: Context, _going_out: bool) -
     return Verdict("meld", verdict.valid, headline, melds=[view])
 
 
-def _check_contract(parsed: Mapping[str, Any], context: Context, going_out: bool) -> Verdict:
+def _check_contract(parsed: Mapping[str, Any], context: Context, asked: Asked) -> Verdict:
     if not context.variant.has_contracts:
         raise RefereeError("no_contract", variant=context.variant.id)
     assert context.round is not None
-    verdict = check_contract(parsed["melds"], context.variant, context.round, going_out=going_out)
+    going_out = asked.going_out
+    discard = parsed["discard"][0] if going_out and parsed.get("discard") else None
+    verdict = check_contract(
+        parsed["melds"],
+        context.variant,
+        context.round,
+        going_out=going_out,
+        discard=discard,
+        shoe=context.shoe,
+    )
     views = []
     for index, meld in enumerate(verdict.melds):
         own = [v for v in verdict.violations if v.meld == index]
@@ -409,9 +466,15 @@ def _check_contract(parsed: Mapping[str, Any], context: Context, going_out: bool
     return Verdict("contract", verdict.valid, headline, melds=views, reasons=whole)
 
 
-def _check_layoff(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
-    table = check_meld(parsed["meld"], context.variant)
-    verdict = check_layoff(parsed["meld"], parsed["cards"], context.variant)
+def _check_layoff(parsed: Mapping[str, Any], context: Context, asked: Asked) -> Verdict:
+    table = check_meld(parsed["meld"], context.variant, shoe=context.shoe)
+    verdict = check_layoff(
+        parsed["meld"],
+        parsed["cards"],
+        context.variant,
+        contract_down=asked.contract_down,
+        shoe=context.shoe,
+    )
     if not table.valid:
         view = meld_view(table, title=gettext("The meld on the table"))
         return Verdict(
@@ -425,15 +488,29 @@ def _check_layoff(parsed: Mapping[str, Any], context: Context, _going_out: bool)
         headline = gettext("Valid: the cards may be laid off; the set stays a set.")
     elif verdict.valid:
         headline = gettext("Valid: the cards may be laid off; the run stays a run.")
+    elif verdict.meld.valid:
+        headline = gettext("These cards fit the meld, but may not be laid off yet.")
     else:
         headline = gettext("These cards cannot be laid off on this meld.")
         view.cards = [card_view(c, _about(c, verdict.violations)) for c in verdict.meld.cards]
-    return Verdict("layoff", verdict.valid, headline, melds=[view])
+    return Verdict(
+        "layoff",
+        verdict.valid,
+        headline,
+        melds=[view],
+        conditions=_conditions(verdict.conditions),
+    )
 
 
-def _check_swap(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+def _check_swap(parsed: Mapping[str, Any], context: Context, asked: Asked) -> Verdict:
     card = parsed["card"][0]
-    verdict = check_joker_swap(parsed["meld"], card, context.variant)
+    verdict = check_joker_swap(
+        parsed["meld"],
+        card,
+        context.variant,
+        contract_down=asked.contract_down,
+        shoe=context.shoe,
+    )
     if verdict.valid:
         view = meld_view(verdict.meld, title=gettext("The meld after the swap"))
         freed = verdict.joker_as
@@ -446,20 +523,29 @@ def _check_swap(parsed: Mapping[str, Any], context: Context, _going_out: bool) -
             if freed is not None
             else ""
         )
-        return Verdict("swap", True, headline, melds=[view], note=note)
-    table = check_meld(parsed["meld"], context.variant)
+        conditions = _conditions(verdict.conditions)
+        return Verdict("swap", True, headline, melds=[view], conditions=conditions, note=note)
+    table = check_meld(parsed["meld"], context.variant, shoe=context.shoe)
     view = meld_view(table, verdict.violations, gettext("The meld on the table"))
     view.valid = False
-    return Verdict("swap", False, gettext("This joker swap is not allowed."), melds=[view])
+    headline = gettext("This joker swap is not allowed.")
+    if verdict.meld.valid:  # the card fits: only the timing is wrong
+        headline = gettext("The card fits, but the joker may not be swapped yet.")
+    return Verdict("swap", False, headline, melds=[view])
 
 
-def _check_solve(parsed: Mapping[str, Any], context: Context, _going_out: bool) -> Verdict:
+def _check_solve(parsed: Mapping[str, Any], context: Context, _asked: Asked) -> Verdict:
     from referee.engine.solver import solve
 
     hand = parsed["hand"]
     game = context.game
     players = len(game.players) if game is not None and game.variant == context.variant else None
     verify_hand_size(len(hand), context.variant, context.round or 1, players)
+    outside = shoe_violations(hand, context.variant, context.shoe)
+    if outside:  # a hand this shoe cannot deal: nothing to search
+        view = meld_view(MeldVerdict(hand, (), tuple(outside)), title=gettext("Hand"))
+        headline = gettext("This hand cannot come from this game's cards.")
+        return Verdict("solve", False, headline, melds=[view])
     solution = solve(hand, context.variant, context.round or 1, nearest=True)
     views = []
     for index, reading in enumerate(solution.melds):
@@ -519,7 +605,7 @@ def _inexact_note(exact: bool) -> str:
     )
 
 
-_RUNNERS: Mapping[str, Callable[[Mapping[str, Any], Context, bool], Verdict]] = {
+_RUNNERS: Mapping[str, Callable[[Mapping[str, Any], Context, Asked], Verdict]] = {
     "meld": _check_meld,
     "contract": _check_contract,
     "layoff": _check_layoff,

@@ -18,7 +18,7 @@ from referee.web.i18n import current_language
 from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
 
 from . import bp
-from .checks import CARD_FIELDS, CHECKS, Outcome, run_check
+from .checks import CARD_FIELDS, CHECKS, Outcome, discard_allowed, run_check, timing_matters
 
 VERDICT_TARGET = "verdict"
 
@@ -31,6 +31,15 @@ def check_labels() -> dict[str, str]:
         "swap": gettext("Joker swap"),
         "solve": gettext("My hand"),
     }
+
+
+def timing_choices() -> list[tuple[str, str]]:
+    """The answers to "when did your own contract go down?" in words."""
+    return [
+        ("no", gettext("Not yet")),
+        ("this_turn", gettext("This turn")),
+        ("earlier_turn", gettext("Earlier")),
+    ]
 
 
 def context_args(outcome: Outcome) -> dict[str, Any]:
@@ -53,6 +62,12 @@ def share_url(outcome: Outcome) -> str:
             args[name] = outcome.values[name]
     if outcome.check == "contract" and outcome.values.get("going_out"):
         args["going_out"] = "1"
+        if outcome.values.get("discard", "").strip():
+            args["discard"] = outcome.values["discard"]
+    if timing_matters(outcome.check, outcome.context.variant) and outcome.values.get(
+        "contract_down"
+    ):
+        args["contract_down"] = outcome.values["contract_down"]
     args["notation"] = outcome.notation
     args["lang"] = current_language()
     return url_for("refereeing.index", _external=True, **args)
@@ -86,6 +101,8 @@ def index() -> ResponseReturnValue:
         ],
         context_args=context_args(outcome),
         share_url=share_url(outcome) if outcome.verdict is not None else None,
+        timing_choices=timing_choices() if timing_matters(outcome.check, variant) else [],
+        discard_allowed=discard_allowed(context),
         verdict_target=VERDICT_TARGET,
         partial=partial,
     )

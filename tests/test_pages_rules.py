@@ -1,0 +1,177 @@
+"""The rules at a real table on the pages: /referee with a game's shoe, the last discard and the
+timing question (asked only where it matters); the round form's whole deal and stock."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.engine.game import Game, SeatResult
+from referee.web.games import store
+from referee.web.games.links import edit_url
+
+
+def verdict_of(html: str) -> str:
+    match = re.search(r'<section id="verdict".*?</section>', html, re.S)
+    section = match.group(0) if match else html
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", section))).strip()
+
+
+def get(client: FlaskClient, **query: str) -> tuple[int, str]:
+    response = client.get("/referee", query_string=query)
+    return response.status_code, response.get_data(as_text=True)
+
+
+def stored_game(app: Flask, variant: str, players: list[str], rounds: int = 0) -> str:
+    game = Game.start(variant, players)
+    with app.test_request_context("/"):
+        stored, _token = store.create(game, lang="en")
+        for number in range(1, rounds + 1):
+            results = [SeatResult(went_out=True)] + [SeatResult(penalty=20)] * (len(players) - 1)
+            stored = store.enter_round(stored.id, number, results, version=stored.game.version)
+    return stored.id
+
+
+# -- /referee ------------------------------------------------------------------------------------
+
+
+def test_referee_page_judges_by_the_games_shoe(app: Flask, client: FlaskClient) -> None:
+    """?game= feeds the verdicts, not only the card picker: four players play two decks."""
+    game_id = stored_game(app, "contract", ["Ann", "Bo", "Cy", "Di"])
+    _, html = get(client, game=game_id, cards="7H 7H 7H")
+    assert "Not a valid meld." in verdict_of(html)
+    assert "only 2 of them" in verdict_of(html)
+    _, html = get(client, cards="7H 7H 7H")
+    assert "Valid: this is a set." in verdict_of(html)
+    _, html = get(client, game=game_id, check="solve", round="1", hand="7H 7H 7H KC KD KS")
+    assert "This hand cannot come from this game's cards." in verdict_of(html)
+
+
+def test_referee_page_asks_when_the_contract_went_down_only_where_it_matters(
+    client: FlaskClient,
+) -> None:
+    question = "When did your own contract go down?"
+    _, html = get(client, check="layoff", variant="contract")
+    assert question in html and 'name="contract_down"' in html
+    _, html = get(client, check="layoff", variant="rummy")
+    assert question not in html  # rummy lays off any time
+    _, html = get(client, check="swap", variant="contract")
+    assert question not in html  # any player swaps a run's joker on their turn
+    _, html = get(client, check="swap", variant="shanghai")
+    assert question in html
+    _, html = get(client, check="meld")
+    assert question not in html
+
+
+def test_referee_page_states_the_condition_until_the_question_is_answered(
+    client: FlaskClient,
+) -> None:
+    lay_off = {"check": "layoff", "variant": "contract", "meld": "4C 5C 6C 7C", "cards": "8C"}
+    _, html = get(client, **lay_off)
+    assert "Valid once your contract is down, from your next turn." in verdict_of(html)
+    _, html = get(client, **lay_off, contract_down="this_turn")
+    words = verdict_of(html)
+    assert "These cards fit the meld, but may not be laid off yet." in words
+    assert "Lay-offs start on your next turn" in words
+    assert re.search(r'value="this_turn" checked', html)
+    _, html = get(client, **lay_off, contract_down="earlier_turn")
+    assert "Valid: the cards may be laid off" in verdict_of(html)
+    assert "Valid once" not in verdict_of(html)
+    share = re.search(r'href="([^"]*)" data-ref-share', html)
+    assert share is not None and "contract_down=earlier_turn" in unescape(share.group(1))
+    _, html = get(client, **lay_off, contract_down="this_turn", lang="de")
+    assert "dürfen aber noch nicht angelegt werden" in verdict_of(html)
+    assert "Wann hast du deinen eigenen Vertrag ausgelegt?" in html
+
+
+def test_referee_page_zioncheck_swap_says_the_joker_is_used_at_once(client: FlaskClient) -> None:
+    swap = {"check": "swap", "variant": "zioncheck-nl", "meld": "5H JK 7H", "card": "6H"}
+    _, html = get(client, **swap, contract_down="earlier_turn")
+    assert "The joker you take must be laid down again in the same turn." in verdict_of(html)
+    _, html = get(client, **swap, contract_down="this_turn")
+    assert "The card fits, but the joker may not be swapped yet." in verdict_of(html)
+
+
+def test_referee_page_asks_for_the_last_discard_when_going_out(client: FlaskClient) -> None:
+    contract: dict[str, Any] = {"check": "contract", "round": "1", "melds": "7H 7S 7D\nKC KD KS"}
+    _, html = get(client, **contract)
+    assert 'name="discard"' not in html
+    _, html = get(client, **contract, going_out="1")
+    assert 'name="discard"' in html
+    assert "Going out in this round ends with a discard" in verdict_of(html)
+    _, html = get(client, **contract, going_out="1", discard="2C")
+    assert "and the player goes out" in verdict_of(html)
+    last = {"check": "contract", "round": "7", "going_out": "1"}
+    last["melds"] = "5H 6H 7H 8H\n5S 6S 7S 8S\n9D 10D JD QD"
+    _, html = get(client, **last)
+    assert 'name="discard"' not in html  # the last round has no discard to ask about
+    status, html = get(client, **contract, going_out="1", discard="2C 3C")
+    assert status == 400 and "Last discard" in html
+
+
+def test_referee_page_declared_jokers(client: FlaskClient) -> None:
+    _, html = get(client, variant="zioncheck-nl", cards="5H 6H 7H JK")
+    assert "Say which card the joker stands for, like JK=4♥" in verdict_of(html)
+    _, html = get(client, variant="zioncheck-nl", cards="5H 6H 7H JK", lang="nl")
+    assert "Zeg voor welke kaart de joker staat" in verdict_of(html)
+
+
+# -- the round form ------------------------------------------------------------------------------
+
+
+def _start(client: FlaskClient, names: list[str], variant: str = "contract", **extra: str) -> str:
+    data: dict[str, Any] = {"variant": variant, "first_dealer": "0", "lang": "en", "start": "1"}
+    for i, name in enumerate(names):
+        data[f"players-{i}"] = name
+    data.update(extra)
+    response = client.post("/", data=data)
+    assert response.status_code == 303, response.data[:2000]
+    return response.headers["Location"]
+
+
+def test_round_form_offers_the_stock_running_out_only_where_it_can(client: FlaskClient) -> None:
+    contract = client.get(_start(client, ["Ann", "Bo", "Cy"])).get_data(as_text=True)
+    assert "Nobody went out: the stock ran out twice, everyone scores their hand" in contract
+    rummy = client.get(_start(client, ["Ann", "Bo"], "rummy")).get_data(as_text=True)
+    assert 'value="none"' not in rummy and "stock ran out" not in rummy
+    game = Game.start("contract", ["Ann", "Bo", "Cy"], house_rules={"stock_reshuffles": 0})
+    with client.application.test_request_context("/"):
+        stored, token = store.create(game, lang="en")
+        url = edit_url(stored.id, token)
+    page = client.get(url).get_data(as_text=True)
+    assert "Nobody went out: the stock ran out, everyone scores their hand" in page
+
+
+def test_start_form_offers_the_last_discard_as_a_choice(client: FlaskClient) -> None:
+    page = client.get("/?rules=open&variant=shanghai").get_data(as_text=True)
+    select = re.search(r'<select[^>]*name="hr_going_out_discard".*?</select>', page, re.S)
+    assert select is not None
+    options = re.findall(r'<option([^>]*)value="(\w+)"([^>]*)>([^<]*)<', select.group(0))
+    assert [(value, label) for _, value, _, label in options] == [
+        ("required", "required"),
+        ("either", "either way"),
+        ("forbidden", "not allowed"),
+    ]
+    assert any(
+        "selected" in before + after and value == "either" for before, value, after, _ in options
+    )
+    assert "Last discard when going out" in page
+
+
+def test_round_form_refuses_a_round_seven_hand_below_the_whole_deal(client: FlaskClient) -> None:
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    for number in range(1, 7):
+        data = {"version": str(number), "round": str(number), "went_out": "0"}
+        data.update({"seats-1-penalty": "20", "seats-2-penalty": "25"})
+        assert client.post(location + "/rounds", data=data).status_code == 303
+    data = {"version": "7", "round": "7", "went_out": "0"}
+    data.update({"seats-1-penalty": "5", "seats-2-penalty": "60"})
+    response = client.post(location + "/rounds", data=data)
+    assert response.status_code == 400
+    page = unescape(response.get_data(as_text=True))
+    assert "so Bo still holds all 12 cards: at least 60 points, not 5." in page
+    assert 'value="5"' in page  # what was typed stays
