@@ -144,19 +144,22 @@ def penalty_answer(cards: Sequence[Card], variant: Variant, shoe: ShoeRule | Non
 
 
 def hand_not_in_shoe_answer(
-    hand: Sequence[Card], variant: Variant, violations: Sequence[Violation]
+    hand: Sequence[Card], variant: Variant, violations: Sequence[Violation], *, nearest: bool
 ) -> JSON:
     """SPEC's `solve` answer for a hand the shoe cannot deal: `valid` false with `errors`,
-    nothing laid down, the whole hand left."""
-    return {
+    nothing laid down, the whole hand left (`missing`, empty, only when asked)."""
+    answer: JSON = {
         "valid": False,
         "errors": errors_answer(violations),
         "can_meet_contract": False,
         "melds": [],
         "leftover": format_cards(hand),
         "leftover_penalty": penalty_of(hand, variant),
-        "missing": [],
+        "exact": True,
     }
+    if nearest:
+        answer["missing"] = []
+    return answer
 
 
 def solution_answer(solution: Any, *, nearest: bool = False) -> JSON:
