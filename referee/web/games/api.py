@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.hosting import keep_private
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
 
@@ -110,6 +111,7 @@ def create() -> ResponseReturnValue:
         first_dealer=body.get("first_dealer"),
     )
     stored, token = store.create(game, lang=_lang(body))
+    keep_private()  # the answer holds the edit token
     response = _answer(
         stored,
         201,

@@ -93,6 +93,20 @@ def game_json(stored: store.StoredGame) -> JSON:
     }
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as written: text that a spreadsheet would run as a formula gets a `'` in front.
+
+    Numbers stay numbers (a negative score is a number, not a formula).
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def to_csv(stored: store.StoredGame) -> str:
     """One line per round: round, contract, dealer, who went out, each player's score; then
     the totals. Where buying is on, each player's buys follow (``buys <name>``) and are summed.
@@ -100,17 +114,18 @@ def to_csv(stored: store.StoredGame) -> str:
     game = stored.game
     buying = game.variant.buying
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
     buy_columns = [f"buys {name}" for name in game.players] if buying else []
-    writer.writerow(["round", "contract", "dealer", "went_out", *game.players, *buy_columns])
+    header = ["round", "contract", "dealer", "went_out", *game.players, *buy_columns]
+    rows: list[list[Any]] = [header]
     for r in game.rounds:
         deal = deal_json(game, game.deal(r.number))
         out = "" if r.went_out is None else game.players[r.went_out]
         buys = [result.buys for result in r.results] if buying else []
-        writer.writerow([r.number, deal["contract"] or "", deal["dealer"], out, *r.scores, *buys])
+        rows.append([r.number, deal["contract"] or "", deal["dealer"], out, *r.scores, *buys])
     seats = range(len(game.players))
     total_buys = [sum(r.results[seat].buys for r in game.rounds) for seat in seats]
-    writer.writerow(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
+    rows.append(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
+    csv.writer(buffer).writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
