@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, health, hosting, i18n, picker, security
+from . import database, errors, health, hosting, i18n, metrics, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +63,7 @@ def create_app(
     hosting.init_app(app)
     database.init_app(app)
     picker.init_app(app)
+    metrics.init_app(app)
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp

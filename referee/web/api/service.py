@@ -19,7 +19,7 @@ from referee.engine.layoffs import check_layoff
 from referee.engine.melds import check_meld
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
 
-from .. import verdicts
+from .. import metrics, verdicts
 from ..words import (
     choice_label,
     contract_text,
@@ -28,6 +28,7 @@ from ..words import (
     variant_name,
     variant_summary,
 )
+from . import schemas
 
 JSON = dict[str, Any]
 
@@ -58,56 +59,56 @@ def body_language(body: Any) -> str | None:
     return code
 
 
-def _required(body: Mapping[str, Any], field: str) -> Any:
-    if body.get(field) is None:
-        raise bad("missing_field", field=field)
-    return body[field]
+#: What a field must be, in the words of `wrong_type` (messages._EXPECTED).
+_EXPECTED: Final[Mapping[str, str]] = {
+    "variant": "string",
+    "lang": "string",
+    "game": "string",
+    "discard": "string",
+    "house_rules": "object",
+    "round": "integer",
+    "players": "integer",
+    "going_out": "boolean",
+    "nearest": "boolean",
+    "cards": "cards",
+    "meld": "cards",
+    "hand": "cards",
+    "melds": "melds",
+}
 
 
-def _integer(body: Mapping[str, Any], field: str) -> int:
-    value = _required(body, field)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise bad("wrong_type", field=field, expected="integer")
-    return value
+def _refusal(problem: schemas.Problem) -> RefereeError:
+    field = str(problem.where[0]) if problem.where else "body"
+    if problem.missing and len(problem.where) == 1:
+        return bad("missing_field", field=field)
+    if field in _EXPECTED:
+        return bad("wrong_type", field=field, expected=_EXPECTED[field])
+    return bad("bad_input", field=field)
 
 
-def _boolean(body: Mapping[str, Any], field: str, default: bool) -> bool:
-    value = body.get(field)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise bad("wrong_type", field=field, expected="boolean")
-    return value
+def read_request(call: str, body: Any) -> schemas.Referee:
+    """The body of `call` as its model (schemas.REQUESTS); RefereeError for the first problem."""
+    if not isinstance(body, Mapping):
+        raise bad("not_an_object")
+    try:
+        return schemas.read(schemas.REQUESTS[call], body)
+    except schemas.Unreadable as unreadable:
+        raise _refusal(unreadable.problems[0]) from None
 
 
-def _is_cards(value: Any) -> bool:
-    return isinstance(value, str) or (
-        isinstance(value, list) and all(isinstance(token, str) for token in value)
-    )
-
-
-def _cards(value: Any, field: str, lang: str | None, *, limit: int = MAX_CARDS) -> tuple[Card, ...]:
-    if not _is_cards(value):
-        raise bad("wrong_type", field=field, expected="cards")
+def _cards(value: str | list[str], lang: str | None, *, limit: int = MAX_CARDS) -> tuple[Card, ...]:
     return parse_cards(value, lang, limit=limit)
 
 
-def _field_cards(body: Mapping[str, Any], field: str, lang: str | None) -> tuple[Card, ...]:
-    return _cards(_required(body, field), field, lang)
+def _variant(body: schemas.Referee) -> Variant:
+    return get_variant(body.variant, body.house_rules)
 
 
-def _variant(body: Mapping[str, Any]) -> Variant:
-    name = _required(body, "variant")
-    if not isinstance(name, str):
-        raise bad("wrong_type", field="variant", expected="string")
-    house_rules = body.get("house_rules")
-    if house_rules is not None and not isinstance(house_rules, Mapping):
-        raise bad("wrong_type", field="house_rules", expected="object")
-    return get_variant(name, house_rules)
-
-
-def _round(body: Mapping[str, Any], variant: Variant) -> int:
-    number = _integer(body, "round")
+def _round(number: Any, variant: Variant) -> int:
+    if number is None:
+        raise bad("missing_field", field="round")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise bad("wrong_type", field="round", expected="integer")
     variant.check_round(number)
     return number
 
@@ -115,58 +116,55 @@ def _round(body: Mapping[str, Any], variant: Variant) -> int:
 # -- the calls ------------------------------------------------------------------------------
 
 
-def _meld(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _meld(body: schemas.MeldRequest, lang: str | None) -> JSON:
     variant = _variant(body)
-    cards = _field_cards(body, "cards", lang)
-    return verdicts.meld_answer(check_meld(cards, variant))
+    return verdicts.meld_answer(check_meld(_cards(body.cards, lang), variant))
 
 
-def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _contract(body: schemas.ContractRequest, lang: str | None) -> JSON:
     variant = _variant(body)
     if not variant.has_contracts:
         raise RefereeError("no_contract", variant=variant.id)
-    number = _round(body, variant)
-    melds = _required(body, "melds")
-    if not isinstance(melds, list) or not all(_is_cards(meld) for meld in melds):
-        raise bad("wrong_type", field="melds", expected="melds")
-    if len(melds) > MAX_MELDS:
+    number = _round(body.round, variant)
+    if len(body.melds) > MAX_MELDS:
         raise bad("too_many_melds", limit=MAX_MELDS)
     parsed: list[tuple[Card, ...]] = []
     left = MAX_CARDS
-    for meld in melds:
-        cards = _cards(meld, "melds", lang, limit=left)
+    for meld in body.melds:
+        cards = _cards(meld, lang, limit=left)
         left -= len(cards)
         parsed.append(cards)
-    going_out = _boolean(body, "going_out", False)
+    going_out = bool(body.going_out)
     return verdicts.contract_answer(check_contract(parsed, variant, number, going_out=going_out))
 
 
-def _layoff(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _layoff(body: schemas.LayoffRequest, lang: str | None) -> JSON:
     variant = _variant(body)
-    meld = _field_cards(body, "meld", lang)
-    cards = _field_cards(body, "cards", lang)
+    meld = _cards(body.meld, lang)
+    cards = _cards(body.cards, lang)
     if len(meld) + len(cards) > MAX_CARDS:
         raise RefereeError("too_many_cards", limit=MAX_CARDS)
     return verdicts.layoff_answer(check_layoff(meld, cards, variant))
 
 
-def _penalty(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _penalty(body: schemas.PenaltyRequest, lang: str | None) -> JSON:
     variant = _variant(body)
-    cards = _field_cards(body, "cards", lang)
-    return verdicts.penalty_answer(cards, variant)
+    return verdicts.penalty_answer(_cards(body.cards, lang), variant)
 
 
-def _solve(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _solve(body: schemas.SolveRequest, lang: str | None) -> JSON:
     from referee.engine.solver import solve  # the solver is the heaviest module: load on use
 
     variant = _variant(body)
     # Rummy has no rounds to ask about: the round is ignored, whatever it is.
-    number = _round(body, variant) if variant.has_contracts else 1
-    hand = _field_cards(body, "hand", lang)
-    return verdicts.solution_answer(solve(hand, variant, number))
+    number = _round(body.round, variant) if variant.has_contracts else 1
+    hand = _cards(body.hand, lang)
+    with metrics.solving():
+        solution = solve(hand, variant, number)
+    return verdicts.solution_answer(solution)
 
 
-_HANDLERS: Final[Mapping[str, Callable[[Mapping[str, Any], str | None], JSON]]] = {
+_HANDLERS: Final[Mapping[str, Callable[[Any, str | None], JSON]]] = {
     "meld": _meld,
     "contract": _contract,
     "layoff": _layoff,
@@ -180,10 +178,9 @@ def answer(call: str, body: Any, *, lang: str | None = None) -> JSON:
 
     `lang` (the body's own `lang` wins) adds that language's rank letters to the card reader.
     """
-    if not isinstance(body, Mapping):
-        raise bad("not_an_object")
+    request = read_request(call, body)
     lang = body_language(body) or lang
-    return _HANDLERS[call](body, lang)
+    return _HANDLERS[call](request, lang)
 
 
 # -- the variants list ------------------------------------------------------------------------

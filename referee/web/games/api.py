@@ -23,6 +23,7 @@ from . import store
 from .exports import game_json
 from .links import edit_url, view_url
 from .results import read_results
+from .schemas import NewGame, RoundBody, UndoBody, read_body
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
 guard(api_bp)
@@ -52,31 +53,22 @@ def _conflict(error: store.Conflict) -> ResponseReturnValue:
     return _error(409, error.code, version=error.current, changes=changes)
 
 
-def _body() -> dict[str, Any]:
-    """The request's JSON object; GameRefused (`bad_json`, `not_an_object`), or TooLarge."""
+def _body() -> Any:
+    """The request's decoded JSON; GameRefused (`bad_json`) or TooLarge."""
     try:
-        body = json_body()
+        return json_body()
     except TooLarge:
         raise
     except RefereeError as error:
         raise GameRefused([reason(error.code, field="body")]) from None
-    if not isinstance(body, dict):
-        raise GameRefused([reason("not_an_object", field="body")])
-    return body
 
 
-def _version(body: dict[str, Any]) -> int | None:
-    """The version the writer saw, if it says: a whole number."""
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise GameRefused([reason("bad_input", field="version")])
-    return version
-
-
-def _lang(body: dict[str, Any]) -> str:
-    """The body's `lang` when it names one of ours (anything else, even a list, is ignored)."""
-    lang = body.get("lang")
-    return lang if isinstance(lang, str) and lang in LANGUAGES else current_language()
+def _lang(lang: str | None) -> str:
+    """The body's `lang` when it names one of ours, else the request's language."""
+    code = (lang or "").strip().lower()
+    if lang is not None and code not in LANGUAGES:
+        raise GameRefused([reason("bad_language", field="lang", lang=lang[:20])])
+    return code or current_language()
 
 
 def _token() -> str | None:
@@ -103,14 +95,14 @@ def refused(error: GameRefused) -> ResponseReturnValue:
 
 @api_bp.post("")
 def create() -> ResponseReturnValue:
-    body = _body()
+    body = read_body(NewGame, _body())
     game = Game.start(
-        body.get("variant", ""),
-        body.get("players", []),
-        house_rules=body.get("house_rules"),
-        first_dealer=body.get("first_dealer"),
+        body.variant,
+        body.players,
+        house_rules=body.house_rules,
+        first_dealer=body.first_dealer,
     )
-    stored, token = store.create(game, lang=_lang(body))
+    stored, token = store.create(game, lang=_lang(body.lang))
     keep_private()  # the answer holds the edit token
     response = _answer(
         stored,
@@ -147,17 +139,16 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = _body()
-    version = _version(body)
-    posted = body.get("round", number)
-    if isinstance(posted, bool) or not isinstance(posted, int) or number not in (None, posted):
+    body = read_body(RoundBody, _body(), stored.game.players)
+    posted = body.round if body.round is not None else number
+    if posted is None or number not in (None, posted):
         raise GameRefused([reason("bad_input", field="round")])
-    results = read_results(stored.game, body.get("results"), _lang(body))
+    results = read_results(stored.game, body.results, _lang(body.lang))
     try:
         if number is None:
-            stored = store.enter_round(game_id, posted, results, version=version)
+            stored = store.enter_round(game_id, posted, results, version=body.version)
         else:
-            stored = store.correct_round(game_id, number, results, version=version)
+            stored = store.correct_round(game_id, number, results, version=body.version)
     except store.Conflict as conflict:
         return _conflict(conflict)
     except store.GameNotFound:
@@ -181,9 +172,9 @@ def undo(game_id: str) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = _body() if request.get_data(cache=True).strip() else {}
+    body = read_body(UndoBody, _body() if request.get_data(cache=True).strip() else {})
     try:
-        stored = store.undo(game_id, version=_version(body))
+        stored = store.undo(game_id, version=body.version)
     except store.Conflict as conflict:
         return _conflict(conflict)
     return _answer(stored)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.game import Deal, Game, GameRefused, Round, Step, reason
@@ -16,6 +16,7 @@ from referee.web.words import contract_text
 from . import store
 from .links import view_url
 from .results import read_results
+from .schemas import ImportedGame, read_body
 
 JSON = dict[str, Any]
 
@@ -140,21 +141,17 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
     """
     if not isinstance(data, Mapping):
         raise GameRefused([reason("bad_import", field="data")])
-    rounds_in = data.get("rounds", [])
-    if not isinstance(rounds_in, Sequence) or isinstance(rounds_in, str):
-        raise GameRefused([reason("bad_import", field="data")])
+    exported = read_body(ImportedGame, data)
     start = Game.start(
-        data.get("variant", ""),
-        data.get("players", []),
-        house_rules=data.get("house_rules") or None,
-        first_dealer=data.get("first_dealer"),
+        exported.variant,
+        exported.players,
+        house_rules=exported.house_rules or None,
+        first_dealer=exported.first_dealer,
     )
     game, steps = start, []
-    for number, entry in enumerate(rounds_in, start=1):
-        if not isinstance(entry, Mapping) or "results" not in entry:
-            raise GameRefused([reason("bad_import", field="rounds", round=number)])
-        step: Step = game.enter_round(number, read_results(game, entry["results"], lang))
+    for number, entry in enumerate(exported.rounds, start=1):
+        step: Step = game.enter_round(number, read_results(game, entry.results, lang))
         steps.append(step)
         game = step.game
-    language = next((str(x) for x in (data.get("lang"), lang) if _known(x)), "en")
+    language = next((str(x) for x in (exported.lang, lang) if _known(x)), "en")
     return store.create(start, lang=language, steps=steps)
