@@ -15,6 +15,8 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.api.openapi import Parameter, documented
+from referee.web.api.schemas import ErrorAnswer
 from referee.web.hosting import keep_private
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
@@ -23,7 +25,16 @@ from . import store
 from .exports import game_json
 from .links import edit_url, view_url
 from .results import read_results
-from .schemas import NewGame, RoundBody, UndoBody, read_body
+from .schemas import (
+    ConflictAnswer,
+    CreatedGame,
+    GameAnswer,
+    NewGame,
+    RefusedAnswer,
+    RoundBody,
+    UndoBody,
+    read_body,
+)
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
 guard(api_bp)
@@ -93,8 +104,41 @@ def refused(error: GameRefused) -> ResponseReturnValue:
     return jsonify({"error": errors[0], "errors": errors}), 400
 
 
+_GAME_ID = Parameter("game_id", "path", {"type": "string"}, "the game's id")
+_ROUND = Parameter("number", "path", {"type": "integer", "minimum": 1}, "the round's number")
+_REFUSED = (RefusedAnswer, "Refused: every reason, each with its player and field")
+_NOT_FOUND = (ErrorAnswer, "No such game (`game_not_found`)")
+_WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
+    200: (GameAnswer, "The game after the change"),
+    400: _REFUSED,
+    403: (ErrorAnswer, "No edit token (`missing_token`), or not this game's (`bad_token`)"),
+    404: _NOT_FOUND,
+    409: (ConflictAnswer, "`version` is stale: the game's version now and what changed since"),
+}
+_ROUND_EXAMPLE = {
+    "round": 1,
+    "results": [
+        {"player": "Ann", "went_out": True},
+        {"player": "Bo", "penalty": 25},
+        {"player": "Cy", "cards": "KS 2C JK"},
+    ],
+    "version": 1,
+}
+
+
 @api_bp.post("")
+@documented(
+    "post",
+    "/api/v1/games",
+    summary="Start a game",
+    tag="games",
+    request=NewGame,
+    answers={201: (CreatedGame, "The game, its edit token and its two links"), 400: _REFUSED},
+    example={"variant": "contract", "players": ["Ann", "Bo", "Cy"]},
+)
 def create() -> ResponseReturnValue:
+    """A game without an account: its `edit_token` is the secret that lets its holder change
+    it; anyone with `view_url` can read it."""
     body = read_body(NewGame, _body())
     game = Game.start(
         body.variant,
@@ -116,6 +160,18 @@ def create() -> ResponseReturnValue:
 
 
 @api_bp.get("/<game_id>")
+@documented(
+    "get",
+    "/api/v1/games/{game_id}",
+    summary="A game as it stands",
+    tag="games",
+    answers={
+        200: (GameAnswer, "The game"),
+        304: (None, "Not changed since the ETag sent in If-None-Match"),
+        404: _NOT_FOUND,
+    },
+    parameters=[_GAME_ID],
+)
 def read(game_id: str) -> ResponseReturnValue:
     stored = store.load(game_id)
     if stored is None:
@@ -157,16 +213,52 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
 
 
 @api_bp.post("/<game_id>/rounds")
+@documented(
+    "post",
+    "/api/v1/games/{game_id}/rounds",
+    summary="Enter the next round",
+    tag="games",
+    request=RoundBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID],
+    token=True,
+    example=_ROUND_EXAMPLE,
+)
 def add_round(game_id: str) -> ResponseReturnValue:
+    """Each player's result: went out, a penalty, or the cards held (the referee counts them).
+    With `version`, a client that saw an older game gets a 409 instead of overwriting."""
     return _write(game_id, None)
 
 
 @api_bp.put("/<game_id>/rounds/<int:number>")
+@documented(
+    "put",
+    "/api/v1/games/{game_id}/rounds/{number}",
+    summary="Correct a round already entered",
+    tag="games",
+    request=RoundBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID, _ROUND],
+    token=True,
+    example=_ROUND_EXAMPLE,
+)
 def edit_round(game_id: str, number: int) -> ResponseReturnValue:
+    """The round's results as they should have been; the history keeps what they were."""
     return _write(game_id, number)
 
 
 @api_bp.post("/<game_id>/undo")
+@documented(
+    "post",
+    "/api/v1/games/{game_id}/undo",
+    summary="Take back the last change",
+    tag="games",
+    request=UndoBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID],
+    token=True,
+    example={"version": 2},
+)
 def undo(game_id: str) -> ResponseReturnValue:
     """Take back the last change (the pages' undo, for scripts)."""
     stored = _authorised(game_id)
