@@ -10,6 +10,8 @@ always 0), 1 for an invalid one, 2 for input the referee cannot read (the reason
     python -m referee penalty --variant rummy 3D 8D AC 5S
     python -m referee solve --round 1 --lang de 7H 7S 7D KC KD KS 2C
     python -m referee meld --variant shanghai --house-rule max_jokers_per_meld=2 JK 5S JK
+    rummy-referee backup games.json       # every game of DATABASE_URL's database
+    rummy-referee restore games.json      # into an empty one
 """
 
 from __future__ import annotations
@@ -67,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
         "solve", parents=[common, with_round], help="the best way to meet the contract"
     )
     solve.add_argument("hand", nargs="+", help="the cards in the hand")
+    backup = verbs.add_parser(
+        "backup", help="write every game of DATABASE_URL's database to FILE as JSON"
+    )
+    backup.add_argument("file", help='where to write it ("-": standard output)')
+    restore = verbs.add_parser("restore", help="restore a backup into an empty database")
+    restore.add_argument("file", help='the backup ("-": standard input)')
     return parser
 
 
@@ -146,6 +154,8 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = _parser().parse_args(argv)
+    if args.call in ("backup", "restore"):
+        return _operate(args.call, args.file, err)
 
     from flask_babel import force_locale
 
@@ -170,6 +180,25 @@ def main(
         else:
             print(render(args.call, body, answer), file=out)
     return _exit_status(args.call, answer)
+
+
+def _operate(call: str, path: str, err: TextIO) -> int:
+    """`backup FILE` or `restore FILE` on the database the environment names (DATABASE_URL)."""
+    from referee.web import create_app
+    from referee.web.backup import BackupError, backup_to, restore_from
+    from referee.web.database import database
+
+    app = create_app()
+    try:
+        counts = backup_to(app, path) if call == "backup" else restore_from(app, path)
+    except (BackupError, OSError) as error:
+        print(f"{call}: {error}", file=err)
+        return EXIT_BAD_INPUT
+    finally:
+        database(app).dispose()
+    said = ", ".join(f"{name} {count}" for name, count in counts.items())
+    print(f"{'backed up' if call == 'backup' else 'restored'}: {said}", file=err)
+    return EXIT_VALID
 
 
 def _dumps(data: Any) -> str:

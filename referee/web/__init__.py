@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, health, hosting, i18n, metrics, picker, security
+from . import backup, database, errors, health, hosting, i18n, metrics, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +62,7 @@ def create_app(
     security.init_app(app)
     hosting.init_app(app)
     database.init_app(app)
+    backup.init_app(app)
     picker.init_app(app)
     metrics.init_app(app)
 
