@@ -31,11 +31,11 @@ LOCAL_HOSTS: Final = ("localhost", "127.0.0.1")
 #: An edit link's token, and the token segment of any path under it.
 _EDIT_TOKEN: Final = re.compile(r"(/edit/)[^/?#\s\"]+")
 _BEARER: Final = re.compile(r"(?i)(bearer\s+)\S+")
-REDACTED: Final = "…"
+REDACTED: Final = "***"
 
 
 def redact(text: str) -> str:
-    """`text` (a path, a request line, a referrer) with every edit token replaced by `…`."""
+    """`text` (a path, a request line, a referrer) with every edit token replaced by `***`."""
     return _BEARER.sub(rf"\g<1>{REDACTED}", _EDIT_TOKEN.sub(rf"\g<1>{REDACTED}", text))
 
 
@@ -140,6 +140,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.session_interface = SessionInterface()
     app.after_request(no_store_for_tokens)
-    werkzeug_log = logging.getLogger("werkzeug")
-    if not any(isinstance(f, RedactingFilter) for f in werkzeug_log.filters):
-        werkzeug_log.addFilter(RedactingFilter())
+    # The development server's access log, and Flask's "Exception on <path>" in the error log.
+    for logger in (logging.getLogger("werkzeug"), app.logger):
+        if not any(isinstance(f, RedactingFilter) for f in logger.filters):
+            logger.addFilter(RedactingFilter())
