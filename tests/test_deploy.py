@@ -94,7 +94,8 @@ def _start_nginx(base: Path, upstream: int, port: int) -> subprocess.Popen[bytes
         pytest.fail("nginx is not installed: run scripts/setup (dev installs nginx-light)")
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-         "-keyout", str(base / "key.pem"), "-out", str(base / "cert.pem"), "-subj", "/CN=localhost"],
+         "-keyout", str(base / "key.pem"), "-out", str(base / "cert.pem"),
+         "-subj", "/CN=localhost"],
         check=True, capture_output=True,
     )  # fmt: skip
     site = (DEPLOY / "nginx-rummy-referee.conf").read_text()
