@@ -196,11 +196,11 @@ def test_a_contract_table_with_odd_digits_is_a_400_everywhere(
 ) -> None:
     rules = json.dumps({"contracts": contracts})
     assert probed.get("/rules/contract", query_string={"house_rules": rules}).status_code == 400
-    answer = probed.post("/api/v1/meld", json={"variant": "contract", "cards": "7H 7S 7D",
-                                               "house_rules": {"contracts": contracts}})  # fmt: skip
+    meld = {"variant": "contract", "cards": "7H 7S 7D", "house_rules": {"contracts": contracts}}
+    answer = probed.post("/api/v1/meld", json=meld)
     assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "bad_house_rule"
-    created = probed.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS,
-                                                 "house_rules": {"contracts": contracts}})  # fmt: skip
+    game = {"variant": "contract", "players": PLAYERS, "house_rules": {"contracts": contracts}}
+    created = probed.post("/api/v1/games", json=game)
     assert created.status_code == 400
 
 
@@ -361,8 +361,8 @@ def test_logs_never_show_a_token() -> None:
     assert "s3cr3t" not in redact(line)
     assert redact("/games/abc/edit/tok") == "/games/abc/edit/***"
     assert redact("Authorization: Bearer abc.def") == "Authorization: Bearer ***"
-    record = logging.LogRecord("werkzeug", logging.INFO, "", 0, '%s - "%s" %s',
-                               ("127.0.0.1", "GET /games/a/edit/tok HTTP/1.1", "200"), None)  # fmt: skip
+    args = ("127.0.0.1", "GET /games/a/edit/tok HTTP/1.1", "200")
+    record = logging.LogRecord("werkzeug", logging.INFO, "", 0, '%s - "%s" %s', args, None)
     assert RedactingFilter().filter(record)
     assert "tok" not in record.getMessage() and "/edit/***" in record.getMessage()
 

@@ -110,7 +110,8 @@ def _schemas() -> tuple[dict[tuple[type[BaseModel], JsonSchemaMode], JSON], JSON
         wanted += [(model, "serialization") for model, _ in op.answers.values() if model]
     unique = list(dict.fromkeys(wanted))
     refs, definitions = models_json_schema(unique, ref_template=REF)
-    return dict(refs), definitions.get("$defs", {})
+    found = {(model, mode): refs[(model, mode)] for model, mode in unique}
+    return found, definitions.get("$defs", {})
 
 
 def _operation(op: Operation, refs: Mapping[tuple[type[BaseModel], JsonSchemaMode], JSON]) -> JSON:

@@ -6,6 +6,7 @@ language, 400 for bad input, 413 for a body over `bodies.MAX_BODY`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -64,7 +65,9 @@ _LANG_QUERY = Parameter(
 )
 
 
-def _referee_call(call: str, summary: str, example: dict[str, Any]) -> Any:
+def _referee_call(
+    call: str, summary: str, example: dict[str, Any]
+) -> Callable[[Callable[[], ResponseReturnValue]], Callable[[], ResponseReturnValue]]:
     return documented(
         "post",
         f"/api/v1/{call}",
