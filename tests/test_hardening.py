@@ -263,6 +263,7 @@ def test_an_untrusted_host_is_refused_and_links_never_take_it(tmp_path: Path) ->
     answer = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS},
                          headers={"Host": "evil.example"})  # fmt: skip
     assert answer.status_code == 400 and b"evil" not in answer.data
+    assert answer.get_json()["error"]["code"] == "bad_request"  # JSON, as every API answer
     game = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS})
     assert game.get_json()["edit_url"].startswith("http://localhost/games/")
     database(app).dispose()

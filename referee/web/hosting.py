@@ -15,6 +15,7 @@ no caching of anything that carries an edit token, and logs that never show one.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ from typing import Any, Final
 
 from flask import Flask, Response, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
 from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -131,8 +133,13 @@ class RedactingFilter(logging.Filter):
 
 
 def _untrusted_host(_error: SecurityError) -> Response:
-    # Answered before routing, without a page: a page would build links from that very host.
-    return Response("This server does not answer to that host name.\n", 400, mimetype="text/plain")
+    """Answered before routing and without a page (a page would build links on that host):
+    JSON under /api/, as every answer there is, plain text elsewhere."""
+    message = gettext("This server does not answer to that host name.")
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "bad_request", "message": message}}
+        return Response(json.dumps(body, ensure_ascii=False), 400, mimetype="application/json")
+    return Response(message + "\n", 400, mimetype="text/plain")
 
 
 def init_app(app: Flask) -> None:
