@@ -177,3 +177,28 @@ def test_no_server_error_and_every_answer_conforms(
         case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=CHECKS)
 
     call()
+
+
+def test_a_body_of_the_wrong_shape_is_said_once_per_field_with_its_player(
+    client: FlaskClient,
+) -> None:
+    players = ["Ann", "Bo", "Cy"]
+    data = client.post("/api/v1/games", json={"variant": "contract", "players": players}).get_json()
+    body = {
+        "round": 1,
+        "results": [
+            {"player": "Ann", "went_out": "yes"},
+            {"player": "Bo", "penalty": "x²", "cards": {"7H": 1}},
+            {"player": "Cy", "buys": 2.5},
+        ],
+    }
+    answer = client.post(f"/api/v1/games/{data['id']}/rounds", json=body,
+                         headers={"Authorization": f"Bearer {data['edit_token']}"})  # fmt: skip
+    assert answer.status_code == 400
+    found = [(e["code"], e.get("player"), e.get("field")) for e in answer.get_json()["errors"]]
+    assert found == [
+        ("bad_input", "Ann", "went_out"),
+        ("not_a_number", "Bo", "penalty"),
+        ("bad_input", "Bo", "cards"),
+        ("not_a_number", "Cy", "buys"),
+    ]

@@ -49,7 +49,9 @@ def _where(loc: Sequence[str | int]) -> tuple[str | int, ...]:
 
 
 def _is_member_name(part: str) -> bool:
-    return part in ("str", "int", "list[str]", "bool") or "[" in part or part.startswith("function")
+    # Pydantic names a union's members by type ("str", "list[str]", "constrained-str",
+    # "function-after[...]"); our fields are snake_case words.
+    return part in ("str", "int", "bool", "float", "list", "dict") or "[" in part or "-" in part
 
 
 def read(model: type[Model], body: Any) -> Model:
