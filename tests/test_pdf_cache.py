@@ -94,10 +94,10 @@ def test_concurrent_writers_build_once_and_every_reader_gets_the_whole_file(
 
 def test_flask_pdf_warm_builds_the_common_cards_once(app: Flask) -> None:
     runner = app.test_cli_runner()
-    args = ["pdf", "warm", "--variant", "contract", "--lang", "fr", "--paper", "a4"]
+    args = ["pdf", "warm", "--variant", "contract", "--lang", "fr", "--lang", "de", "--paper", "a4"]
     result = runner.invoke(args=args)
     assert result.exit_code == 0, result.output
-    assert "built 2 PDFs" in result.output  # the rule card and the blank score sheet
+    assert "built 4 PDFs" in result.output  # the rule card and the blank sheet, in each language
     assert "built 0 PDFs" in runner.invoke(args=args).output
     client = app.test_client()
     before = pdf_cache(app).builds

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from flask import Flask, current_app
+from flask_babel import force_locale
 
 from referee.web.health import app_version
 
@@ -193,7 +194,12 @@ def warm(app: Flask, *, variants: list[str], languages: list[str], papers: list[
         for lang in languages:
             for paper in papers:
                 for path in (f"/rules/{variant}.pdf", f"/sheets/{variant}.pdf"):
-                    answer = client.get(path, query_string={"lang": lang, "paper": paper}, **host)
+                    # Under `flask pdf warm` every request shares the command's app context,
+                    # where Flask-Babel keeps the first locale it chose: name each one.
+                    with force_locale(lang):
+                        answer = client.get(
+                            path, query_string={"lang": lang, "paper": paper}, **host
+                        )
                     if answer.status_code != 200:
                         raise RuntimeError(f"{path} ({lang}, {paper}): {answer.status_code}")
                     answer.close()
