@@ -14,6 +14,8 @@ read (the reason on stderr). `--players` fixes the shoe (default: the variant's 
     python -m referee contract --round 1 --going-out --discard KD "7H 7S 7D" "9C 9D 9S"
     python -m referee layoff --contract-down this_turn "4C 5C 6C 7C" 8C
     python -m referee meld --players 4 7H 7H 7H
+    rummy-referee backup games.json       # every game of DATABASE_URL's database
+    rummy-referee restore games.json      # into an empty one
 """
 
 from __future__ import annotations
@@ -85,6 +87,12 @@ def _parser() -> argparse.ArgumentParser:
         help="when the contract can't be met, also name the cards it is missing",
     )
     solve.add_argument("hand", nargs="+", help="the cards in the hand")
+    backup = verbs.add_parser(
+        "backup", help="write every game of DATABASE_URL's database to FILE as JSON"
+    )
+    backup.add_argument("file", help='where to write it ("-": standard output)')
+    restore = verbs.add_parser("restore", help="restore a backup into an empty database")
+    restore.add_argument("file", help='the backup ("-": standard input)')
     return parser
 
 
@@ -174,6 +182,8 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = _parser().parse_args(argv)
+    if args.call in ("backup", "restore"):
+        return _operate(args.call, args.file, err)
 
     from flask_babel import force_locale
 
@@ -198,6 +208,25 @@ def main(
         else:
             print(render(args.call, body, answer), file=out)
     return _exit_status(args.call, answer)
+
+
+def _operate(call: str, path: str, err: TextIO) -> int:
+    """`backup FILE` or `restore FILE` on the database the environment names (DATABASE_URL)."""
+    from referee.web import create_app
+    from referee.web.backup import BackupError, backup_to, restore_from
+    from referee.web.database import database
+
+    app = create_app()
+    try:
+        counts = backup_to(app, path) if call == "backup" else restore_from(app, path)
+    except (BackupError, OSError) as error:
+        print(f"{call}: {error}", file=err)
+        return EXIT_BAD_INPUT
+    finally:
+        database(app).dispose()
+    said = ", ".join(f"{name} {count}" for name, count in counts.items())
+    print(f"{'backed up' if call == 'backup' else 'restored'}: {said}", file=err)
+    return EXIT_VALID
 
 
 def _dumps(data: Any) -> str:

@@ -15,6 +15,7 @@ from flask import Flask
 from referee.engine.game import Game, GameRefused
 from referee.web.games import exports, store
 from referee.web.games.results import read_results
+from referee.web.games.schemas import RoundBody, read_body
 from referee.web.games.store import Conflict, StoredGame
 
 ALICE_OUT = [
@@ -50,13 +51,19 @@ def load(game_id: str) -> Table:
     return Table(store.load(game_id))
 
 
+def _results(game_id: str, entries: list) -> tuple:
+    """The entries read as the API reads them: by their schema, then by the rules."""
+    game = store.load(game_id).game
+    return read_results(game, read_body(RoundBody, {"results": entries}, game.players).results)
+
+
 def add_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
-    results = read_results(store.load(game_id).game, entries)
+    results = _results(game_id, entries)
     return Table(store.enter_round(game_id, number, results, version=version))
 
 
 def edit_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
-    results = read_results(store.load(game_id).game, entries)
+    results = _results(game_id, entries)
     return Table(store.correct_round(game_id, number, results, version=version))
 
 

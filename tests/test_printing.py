@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from referee.engine.game import Game, SeatResult
 from referee.engine.variants import VARIANTS
 from referee.web.house_rules import overrides_from_query, table_rules
-from referee.web.printing.pdfs import CACHE, render_rule_card
+from referee.web.printing.pdfs import render_rule_card
 from referee.web.printing.sheets import blank_sheet, game_sheet, page_size, render_sheet
 
 
@@ -53,11 +53,6 @@ def all_fonts(body: bytes) -> set[str]:
         for ref in page["/Resources"].get_object().get("/Font", {}).values():
             names.add(str(ref.get_object()["/BaseFont"]))
     return names
-
-
-@pytest.fixture(autouse=True)
-def empty_cache() -> None:
-    CACHE.clear()
 
 
 # -- house rules from the query -------------------------------------------------------------------

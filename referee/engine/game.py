@@ -158,14 +158,35 @@ class Step:
 # -- players ----------------------------------------------------------------------------------
 
 
+#: Characters a name never keeps: they are invisible, or turn the text around them (a name
+#: that reverses the score table's row). Zero-width joiners stay: emoji and some scripts need them.
+_INVISIBLE: Final = frozenset(
+    "\u00ad\u061c\u180e\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
+)
+
+
+def _name_char(char: str) -> bool:
+    if char in _INVISIBLE:
+        return False
+    category = unicodedata.category(char)
+    # Controls (but whitespace, collapsed below), unassigned, private use and surrogates.
+    return char.isspace() or category not in ("Cc", "Cn", "Co", "Cs")
+
+
 def clean_name(raw: str) -> str:
-    """A name as the table sees it: inner whitespace collapsed, ends trimmed."""
-    return " ".join(raw.split())
+    """A name as the table sees it: controls, zero-width and direction-changing characters
+    taken out, inner whitespace collapsed, ends trimmed; "" when nothing visible is left."""
+    name = " ".join("".join(char for char in raw if _name_char(char)).split())
+    visible = any(unicodedata.category(char)[0] not in ("C", "M", "Z") for char in name)
+    return name if visible else ""
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: the same letters, whatever their case and form."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What two names are compared by: the same letters, whatever their case, form, width or
+    invisible joiners ("Ａnn", "ANN" and "An\u200dn" are all "ann")."""
+    folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
 def read_names(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:

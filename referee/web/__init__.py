@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, i18n, picker, security
+from . import backup, database, errors, health, hosting, i18n, metrics, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,8 @@ def create_app(
 ) -> Flask:
     """Build the app: settings, extensions, blueprints, error pages and security headers.
 
-    Settings come from the environment (SECRET_KEY, DATABASE_URL); `test_config` overrides them.
+    Settings come from the environment (SECRET_KEY, DATABASE_URL, and those of `hosting`:
+    SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX); `test_config` overrides them.
     """
     app = Flask(
         __name__,
@@ -42,6 +43,7 @@ def create_app(
         # Streams are not compressed: Flask-Compress would leave a streamed file unclosed.
         COMPRESS_STREAMS=False,
     )
+    app.config.from_mapping(hosting.settings_from_environment(os.environ))
     if test_config is not None:
         app.config.from_mapping(test_config)
     if "DATABASE_URL" not in app.config:
@@ -58,15 +60,18 @@ def create_app(
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    hosting.init_app(app)
     database.init_app(app)
+    backup.init_app(app)
     picker.init_app(app)
+    metrics.init_app(app)
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp
 
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)
-    for blueprint in (api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
+    for blueprint in (health.bp, api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -19,6 +19,8 @@ from typing import Any
 import click
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.util import CommandError
 from flask import Flask, current_app
 from flask.cli import AppGroup
 from sqlalchemy import Connection, Engine, create_engine, event, text
@@ -26,6 +28,9 @@ from sqlalchemy.engine import make_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 EXTENSION = "database"
+#: Alembic's record of the schema's revision. Named when the games were the only tables; kept,
+#: so databases made then go on upgrading.
+VERSION_TABLE = "games_alembic_version"
 # Any constant works; it only has to be the same in every process that migrates.
 _PG_MIGRATION_LOCK = 7_310_412_277
 
@@ -64,7 +69,8 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
-def _make_engine(url: str) -> Engine:
+def make_engine(url: str) -> Engine:
+    """An engine for `url` as the app makes them (SQLite: WAL, BEGIN IMMEDIATE for writers)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
@@ -91,7 +97,7 @@ class Database:
                 if self._engine is not None:
                     # Forked: the parent's pooled connections are not ours to close.
                     self._engine.dispose(close=False)
-                engine = _make_engine(self.url)
+                engine = make_engine(self.url)
                 upgrade(engine)
                 self._engine, self._pid = engine, os.getpid()
         return self._engine
@@ -151,12 +157,26 @@ def _migration_lock(engine: Engine) -> Iterator[Connection]:
 
 def upgrade(engine: Engine) -> None:
     """Apply the Alembic migrations that this database has not seen yet."""
+    migrate_to(engine, "head")
+
+
+def migrate_to(engine: Engine, revision: str) -> None:
+    """Bring the schema to `revision` ("head": the newest), up or down (a restore needs both)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with _migration_lock(engine) as conn:
         config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+        try:
+            command.upgrade(config, revision)
+        except CommandError:  # `revision` is older than the schema: go down to it
+            command.downgrade(config, revision)
         conn.commit()
+
+
+def schema_revision(conn: Connection) -> str | None:
+    """The Alembic revision the database's schema is at."""
+    context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+    return context.get_current_revision()
 
 
 db_cli = AppGroup("db", help="The database: bring its schema up to date.")

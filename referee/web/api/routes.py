@@ -6,6 +6,7 @@ language, 400 for bad input, 413 for a body over `bodies.MAX_BODY`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -16,8 +17,10 @@ from flask_babel import force_locale
 from referee.engine.errors import RefereeError
 
 from .. import verdicts
-from . import bp, service
+from ..health import app_version
+from . import bp, schemas, service
 from .bodies import TooLarge, guard, json_body
+from .openapi import OPERATIONS, Parameter, document, documented
 
 guard(bp)
 
@@ -54,7 +57,42 @@ def _call(call: str) -> ResponseReturnValue:
     return response
 
 
+_LANG_QUERY = Parameter(
+    "lang",
+    "query",
+    {"type": "string", "enum": ["en", "de", "nl", "pt", "fr", "es"]},
+    "the language of the rank letters and messages (the body's `lang` wins)",
+)
+
+
+def _referee_call(
+    call: str, summary: str, example: dict[str, Any]
+) -> Callable[[Callable[[], ResponseReturnValue]], Callable[[], ResponseReturnValue]]:
+    return documented(
+        "post",
+        f"/api/v1/{call}",
+        summary=summary,
+        tag="referee",
+        request=schemas.REQUESTS[call],
+        answers={
+            200: (schemas.ANSWERS[call], "The verdict"),
+            400: (schemas.ErrorAnswer, "The body could not be read: the reason, translated"),
+            404: (schemas.ErrorAnswer, "The `game` named is not there"),
+        },
+        parameters=[_LANG_QUERY],
+        example=example,
+    )
+
+
 @bp.get("/variants")
+@documented(
+    "get",
+    "/api/v1/variants",
+    summary="Every variant with its full data, and the house rules",
+    tag="referee",
+    answers={200: (schemas.VariantsAnswer, "The variants in SPEC order")},
+    parameters=[_LANG_QUERY],
+)
 def variants() -> ResponseReturnValue:
     """Every variant with its full data, the names and contracts in the request's language."""
     response: Response = jsonify(service.variants_answer())
@@ -63,30 +101,62 @@ def variants() -> ResponseReturnValue:
 
 
 @bp.post("/meld")
+@_referee_call("meld", "Is this a set or a run?", {"variant": "contract", "cards": "5H 6H 7H JK"})
 def meld() -> ResponseReturnValue:
     """Is this a set or a run, with what each joker stands for, or why not."""
     return _call("meld")
 
 
 @bp.post("/contract")
+@_referee_call(
+    "contract",
+    "Do these melds meet the round's contract?",
+    {"variant": "contract", "round": 1, "melds": ["7H 7S 7D", "KC KD JK"]},
+)
 def contract() -> ResponseReturnValue:
     """Do these melds, laid down together, meet the round's contract."""
     return _call("contract")
 
 
 @bp.post("/layoff")
+@_referee_call(
+    "layoff",
+    "May these cards be laid off on this meld?",
+    {"variant": "contract", "meld": "4C 5C 6C", "cards": "7C"},
+)
 def layoff() -> ResponseReturnValue:
     """May these cards be laid off on this meld, and what does it become."""
     return _call("layoff")
 
 
 @bp.post("/penalty")
+@_referee_call(
+    "penalty",
+    "What do the cards left in a hand cost?",
+    {"variant": "contract", "cards": "KS 2C JK"},
+)
 def penalty() -> ResponseReturnValue:
     """What the cards left in a hand cost."""
     return _call("penalty")
 
 
 @bp.post("/solve")
+@_referee_call(
+    "solve",
+    "The best way to lay down the round's contract",
+    {"variant": "contract", "round": 1, "hand": "7H 7S 7D KC KD KS 2C 9H"},
+)
 def solve() -> ResponseReturnValue:
     """The best way to lay down the round's contract from a hand, and what it leaves."""
     return _call("solve")
+
+
+@bp.get("/openapi.json")
+def openapi() -> ResponseReturnValue:
+    """The OpenAPI 3.1 description of every call of /api/v1."""
+    response: Response = jsonify(document(app_version()))
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+assert OPERATIONS  # the calls above registered themselves

@@ -29,7 +29,7 @@ from referee.engine.variants import (
     get_variant,
 )
 
-from .. import verdicts
+from .. import metrics, verdicts
 from ..words import (
     choice_label,
     contract_text,
@@ -38,6 +38,7 @@ from ..words import (
     variant_name,
     variant_summary,
 )
+from . import schemas
 
 JSON = dict[str, Any]
 
@@ -68,62 +69,63 @@ def body_language(body: Any) -> str | None:
     return code
 
 
-def _required(body: Mapping[str, Any], field: str) -> Any:
-    if body.get(field) is None:
-        raise bad("missing_field", field=field)
-    return body[field]
+#: What a field must be, in the words of `wrong_type` (messages._EXPECTED).
+_EXPECTED: Final[Mapping[str, str]] = {
+    "variant": "string",
+    "lang": "string",
+    "game": "string",
+    "discard": "string",
+    "house_rules": "object",
+    "round": "integer",
+    "players": "integer",
+    "going_out": "boolean",
+    "nearest": "boolean",
+    "contract_down": "contract_down",
+    "cards": "cards",
+    "meld": "cards",
+    "hand": "cards",
+    "melds": "melds",
+}
 
 
-def _integer(body: Mapping[str, Any], field: str) -> int:
-    value = _required(body, field)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise bad("wrong_type", field=field, expected="integer")
-    return value
+def _refusal(problem: schemas.Problem) -> RefereeError:
+    field = str(problem.where[0]) if problem.where else "body"
+    if problem.missing and len(problem.where) == 1:
+        return bad("missing_field", field=field)
+    if field in _EXPECTED:
+        return bad("wrong_type", field=field, expected=_EXPECTED[field])
+    return bad("bad_input", field=field)
 
 
-def _boolean(body: Mapping[str, Any], field: str, default: bool) -> bool:
-    value = body.get(field)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise bad("wrong_type", field=field, expected="boolean")
-    return value
+def read_request(call: str, body: Any) -> schemas.Referee:
+    """The body of `call` as its model (schemas.REQUESTS); RefereeError for the first problem."""
+    if not isinstance(body, Mapping):
+        raise bad("not_an_object")
+    try:
+        return schemas.read(schemas.REQUESTS[call], body)
+    except schemas.Unreadable as unreadable:
+        raise _refusal(unreadable.problems[0]) from None
 
 
-def _is_cards(value: Any) -> bool:
-    return isinstance(value, str) or (
-        isinstance(value, list) and all(isinstance(token, str) for token in value)
-    )
-
-
-def _cards(value: Any, field: str, lang: str | None, *, limit: int = MAX_CARDS) -> tuple[Card, ...]:
-    if not _is_cards(value):
-        raise bad("wrong_type", field=field, expected="cards")
+def _cards(value: str | list[str], lang: str | None, *, limit: int = MAX_CARDS) -> tuple[Card, ...]:
     return parse_cards(value, lang, limit=limit)
-
-
-def _field_cards(body: Mapping[str, Any], field: str, lang: str | None) -> tuple[Card, ...]:
-    return _cards(_required(body, field), field, lang)
 
 
 @dataclass(frozen=True)
 class Table:
     """What a check runs under: the variant with its house rules, the table's shoe (None: the
-    largest the variant allows) and the open game, if the body named one."""
+    largest the variant allows), the open game if the body named one, and the table's size."""
 
     variant: Variant
     shoe: ShoeRule | None = None
     game: Game | None = None
-    players: int | None = None  # the table's size, when the body or the game says it
+    players: int | None = None
 
 
-def _game(body: Mapping[str, Any]) -> Game | None:
+def _game(game_id: str | None) -> Game | None:
     """The game a body names by `game` (its id); `game_not_found` when there is none."""
-    game_id = body.get("game")
     if game_id is None:
         return None
-    if not isinstance(game_id, str):
-        raise bad("wrong_type", field="game", expected="string")
     from referee.web.games import store  # the database only for a check that names a game
 
     stored = store.load(game_id.strip())
@@ -132,86 +134,80 @@ def _game(body: Mapping[str, Any]) -> Game | None:
     return stored.game
 
 
-def _table(body: Mapping[str, Any]) -> Table:
+def _table(body: schemas.Referee) -> Table:
     """The variant, house rules and shoe of `variant`, `house_rules`, `game` and `players`.
 
     A game gives its variant, house rules (the body's own go over them) and shoe; `players`
     fixes the shoe by the table's size, and wins over the game's.
     """
-    game = _game(body)
-    name = body.get("variant")
-    if name is None and game is None:
+    game = _game(body.game)
+    if body.variant is None and game is None:
         raise bad("missing_field", field="variant")
-    if name is not None and not isinstance(name, str):
-        raise bad("wrong_type", field="variant", expected="string")
-    house_rules = body.get("house_rules")
-    if house_rules is not None and not isinstance(house_rules, Mapping):
-        raise bad("wrong_type", field="house_rules", expected="object")
     if game is None:
-        variant = get_variant(str(name), house_rules)
+        variant = get_variant(str(body.variant), body.house_rules)
         shoe = None
     else:
-        if name is not None and get_variant(name).id != game.variant.id:
-            asked = get_variant(name).id
+        if body.variant is not None and get_variant(body.variant).id != game.variant.id:
+            asked = get_variant(body.variant).id
             raise bad("game_variant_differs", variant=asked, game_variant=game.variant.id)
-        variant = get_variant(game.variant.id, {**game.house_rules, **(house_rules or {})})
+        variant = get_variant(game.variant.id, {**game.house_rules, **(body.house_rules or {})})
         shoe = variant.shoe_for(len(game.players))
     players = len(game.players) if game is not None else None
-    if body.get("players") is not None:
-        players = _integer(body, "players")
+    if body.players is not None:
+        players = body.players
         shoe = variant.shoe_for(players)
     return Table(variant, shoe, game, players)
 
 
-def _round(body: Mapping[str, Any], table: Table) -> int:
+def _round(number: Any, table: Table) -> int:
     """The round asked for; else the open game's (its next, or its last once it is over)."""
     game = table.game
-    if body.get("round") is None and game is not None:
-        number = game.next_round or len(game.rounds) or 1
-        return number if table.variant.rounds is None or number <= table.variant.rounds else 1
-    number = _integer(body, "round")
+    if number is None and game is not None:
+        upcoming = game.next_round or len(game.rounds) or 1
+        return upcoming if table.variant.rounds is None or upcoming <= table.variant.rounds else 1
+    if number is None:
+        raise bad("missing_field", field="round")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise bad("wrong_type", field="round", expected="integer")
     table.variant.check_round(number)
     return number
 
 
-def _contract_down(body: Mapping[str, Any]) -> ContractDown | None:
-    value = body.get("contract_down")
-    if value is None:
+def _discard(value: str | None, lang: str | None) -> Card | None:
+    """The one card a player going out discards last, if the body names one."""
+    if value is None or value == "":
         return None
-    try:
-        return ContractDown(value)
-    except ValueError:
-        raise bad("wrong_type", field="contract_down", expected="contract_down") from None
+    cards = _cards(value, lang)
+    if len(cards) != 1:
+        raise bad("wrong_type", field="discard", expected="card")
+    return cards[0]
 
 
 # -- the calls ------------------------------------------------------------------------------
 
 
-def _meld(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _meld(body: schemas.MeldRequest, lang: str | None) -> JSON:
     table = _table(body)
-    cards = _field_cards(body, "cards", lang)
+    cards = _cards(body.cards, lang)
     return verdicts.meld_answer(check_meld(cards, table.variant, shoe=table.shoe))
 
 
-def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _contract(body: schemas.ContractRequest, lang: str | None) -> JSON:
     table = _table(body)
     variant = table.variant
     if not variant.has_contracts:
         raise RefereeError("no_contract", variant=variant.id)
-    number = _round(body, table)
-    melds = _required(body, "melds")
-    if not isinstance(melds, list) or not all(_is_cards(meld) for meld in melds):
-        raise bad("wrong_type", field="melds", expected="melds")
-    if len(melds) > MAX_MELDS:
+    number = _round(body.round, table)
+    if len(body.melds) > MAX_MELDS:
         raise bad("too_many_melds", limit=MAX_MELDS)
     parsed: list[tuple[Card, ...]] = []
     left = MAX_CARDS
-    for meld in melds:
-        cards = _cards(meld, "melds", lang, limit=left)
+    for meld in body.melds:
+        cards = _cards(meld, lang, limit=left)
         left -= len(cards)
         parsed.append(cards)
-    going_out = _boolean(body, "going_out", False)
-    discard = _discard(body, lang)
+    going_out = bool(body.going_out)
+    discard = _discard(body.discard, lang)
     if discard is not None and not going_out:
         raise bad("discard_needs_going_out")
     verdict = check_contract(
@@ -220,52 +216,41 @@ def _contract(body: Mapping[str, Any], lang: str | None) -> JSON:
     return verdicts.contract_answer(verdict)
 
 
-def _discard(body: Mapping[str, Any], lang: str | None) -> Card | None:
-    """The one card a player going out discards last, if the body names one."""
-    value = body.get("discard")
-    if value is None or value == "" or value == []:
-        return None
-    cards = _cards(value, "discard", lang)
-    if len(cards) != 1:
-        raise bad("wrong_type", field="discard", expected="card")
-    return cards[0]
-
-
-def _layoff(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _layoff(body: schemas.LayoffRequest, lang: str | None) -> JSON:
     table = _table(body)
-    meld = _field_cards(body, "meld", lang)
-    cards = _field_cards(body, "cards", lang)
+    meld = _cards(body.meld, lang)
+    cards = _cards(body.cards, lang)
     if len(meld) + len(cards) > MAX_CARDS:
         raise RefereeError("too_many_cards", limit=MAX_CARDS)
-    verdict = check_layoff(
-        meld, cards, table.variant, contract_down=_contract_down(body), shoe=table.shoe
-    )
+    down = ContractDown(body.contract_down) if body.contract_down is not None else None
+    verdict = check_layoff(meld, cards, table.variant, contract_down=down, shoe=table.shoe)
     return verdicts.layoff_answer(verdict)
 
 
-def _penalty(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _penalty(body: schemas.PenaltyRequest, lang: str | None) -> JSON:
     table = _table(body)
-    cards = _field_cards(body, "cards", lang)
-    return verdicts.penalty_answer(cards, table.variant, table.shoe)
+    return verdicts.penalty_answer(_cards(body.cards, lang), table.variant, table.shoe)
 
 
-def _solve(body: Mapping[str, Any], lang: str | None) -> JSON:
+def _solve(body: schemas.SolveRequest, lang: str | None) -> JSON:
     from referee.engine.solver import solve  # the solver is the heaviest module: load on use
 
     table = _table(body)
     variant = table.variant
     # Rummy has no rounds to ask about: the round is ignored, whatever it is.
-    number = _round(body, table) if variant.has_contracts else 1
-    hand = _field_cards(body, "hand", lang)
+    number = _round(body.round, table) if variant.has_contracts else 1
+    hand = _cards(body.hand, lang)
     verify_hand_size(len(hand), variant, number, table.players)
-    nearest = _boolean(body, "nearest", False)
+    nearest = bool(body.nearest)
     outside = shoe_violations(hand, variant, table.shoe)
     if outside:  # a hand the shoe cannot deal is a verdict, before any search
         return verdicts.hand_not_in_shoe_answer(hand, variant, outside, nearest=nearest)
-    return verdicts.solution_answer(solve(hand, variant, number, nearest=nearest), nearest=nearest)
+    with metrics.solving():
+        solution = solve(hand, variant, number, nearest=nearest)
+    return verdicts.solution_answer(solution, nearest=nearest)
 
 
-_HANDLERS: Final[Mapping[str, Callable[[Mapping[str, Any], str | None], JSON]]] = {
+_HANDLERS: Final[Mapping[str, Callable[[Any, str | None], JSON]]] = {
     "meld": _meld,
     "contract": _contract,
     "layoff": _layoff,
@@ -279,10 +264,9 @@ def answer(call: str, body: Any, *, lang: str | None = None) -> JSON:
 
     `lang` (the body's own `lang` wins) adds that language's rank letters to the card reader.
     """
-    if not isinstance(body, Mapping):
-        raise bad("not_an_object")
+    request = read_request(call, body)
     lang = body_language(body) or lang
-    return _HANDLERS[call](body, lang)
+    return _HANDLERS[call](request, lang)
 
 
 # -- the variants list ------------------------------------------------------------------------

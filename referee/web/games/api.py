@@ -15,6 +15,9 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.api.openapi import Parameter, documented
+from referee.web.api.schemas import ErrorAnswer
+from referee.web.hosting import keep_private
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
 
@@ -22,6 +25,16 @@ from . import store
 from .exports import game_json
 from .links import edit_url, view_url
 from .results import read_results
+from .schemas import (
+    ConflictAnswer,
+    CreatedGame,
+    GameAnswer,
+    NewGame,
+    RefusedAnswer,
+    RoundBody,
+    UndoBody,
+    read_body,
+)
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
 guard(api_bp)
@@ -51,31 +64,22 @@ def _conflict(error: store.Conflict) -> ResponseReturnValue:
     return _error(409, error.code, version=error.current, changes=changes)
 
 
-def _body() -> dict[str, Any]:
-    """The request's JSON object; GameRefused (`bad_json`, `not_an_object`), or TooLarge."""
+def _body() -> Any:
+    """The request's decoded JSON; GameRefused (`bad_json`) or TooLarge."""
     try:
-        body = json_body()
+        return json_body()
     except TooLarge:
         raise
     except RefereeError as error:
         raise GameRefused([reason(error.code, field="body")]) from None
-    if not isinstance(body, dict):
-        raise GameRefused([reason("not_an_object", field="body")])
-    return body
 
 
-def _version(body: dict[str, Any]) -> int | None:
-    """The version the writer saw, if it says: a whole number."""
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise GameRefused([reason("bad_input", field="version")])
-    return version
-
-
-def _lang(body: dict[str, Any]) -> str:
-    """The body's `lang` when it names one of ours (anything else, even a list, is ignored)."""
-    lang = body.get("lang")
-    return lang if isinstance(lang, str) and lang in LANGUAGES else current_language()
+def _lang(lang: str | None) -> str:
+    """The body's `lang` when it names one of ours, else the request's language."""
+    code = (lang or "").strip().lower()
+    if lang is not None and code not in LANGUAGES:
+        raise GameRefused([reason("bad_language", field="lang", lang=lang[:20])])
+    return code or current_language()
 
 
 def _token() -> str | None:
@@ -100,16 +104,50 @@ def refused(error: GameRefused) -> ResponseReturnValue:
     return jsonify({"error": errors[0], "errors": errors}), 400
 
 
+_GAME_ID = Parameter("game_id", "path", {"type": "string"}, "the game's id")
+_ROUND = Parameter("number", "path", {"type": "integer", "minimum": 1}, "the round's number")
+_REFUSED = (RefusedAnswer, "Refused: every reason, each with its player and field")
+_NOT_FOUND = (ErrorAnswer, "No such game (`game_not_found`)")
+_WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
+    200: (GameAnswer, "The game after the change"),
+    400: _REFUSED,
+    403: (ErrorAnswer, "No edit token (`missing_token`), or not this game's (`bad_token`)"),
+    404: _NOT_FOUND,
+    409: (ConflictAnswer, "`version` is stale: the game's version now and what changed since"),
+}
+_ROUND_EXAMPLE = {
+    "round": 1,
+    "results": [
+        {"player": "Ann", "went_out": True},
+        {"player": "Bo", "penalty": 25},
+        {"player": "Cy", "cards": "KS 2C JK"},
+    ],
+    "version": 1,
+}
+
+
 @api_bp.post("")
+@documented(
+    "post",
+    "/api/v1/games",
+    summary="Start a game",
+    tag="games",
+    request=NewGame,
+    answers={201: (CreatedGame, "The game, its edit token and its two links"), 400: _REFUSED},
+    example={"variant": "contract", "players": ["Ann", "Bo", "Cy"]},
+)
 def create() -> ResponseReturnValue:
-    body = _body()
+    """A game without an account: its `edit_token` is the secret that lets its holder change
+    it; anyone with `view_url` can read it."""
+    body = read_body(NewGame, _body())
     game = Game.start(
-        body.get("variant", ""),
-        body.get("players", []),
-        house_rules=body.get("house_rules"),
-        first_dealer=body.get("first_dealer"),
+        body.variant,
+        body.players,
+        house_rules=body.house_rules,
+        first_dealer=body.first_dealer,
     )
-    stored, token = store.create(game, lang=_lang(body))
+    stored, token = store.create(game, lang=_lang(body.lang))
+    keep_private()  # the answer holds the edit token
     response = _answer(
         stored,
         201,
@@ -122,6 +160,18 @@ def create() -> ResponseReturnValue:
 
 
 @api_bp.get("/<game_id>")
+@documented(
+    "get",
+    "/api/v1/games/{game_id}",
+    summary="A game as it stands",
+    tag="games",
+    answers={
+        200: (GameAnswer, "The game"),
+        304: (None, "Not changed since the ETag sent in If-None-Match"),
+        404: _NOT_FOUND,
+    },
+    parameters=[_GAME_ID],
+)
 def read(game_id: str) -> ResponseReturnValue:
     stored = store.load(game_id)
     if stored is None:
@@ -145,17 +195,16 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = _body()
-    version = _version(body)
-    posted = body.get("round", number)
-    if isinstance(posted, bool) or not isinstance(posted, int) or number not in (None, posted):
+    body = read_body(RoundBody, _body(), stored.game.players)
+    posted = body.round if body.round is not None else number
+    if posted is None or number not in (None, posted):
         raise GameRefused([reason("bad_input", field="round")])
-    results = read_results(stored.game, body.get("results"), _lang(body))
+    results = read_results(stored.game, body.results, _lang(body.lang))
     try:
         if number is None:
-            stored = store.enter_round(game_id, posted, results, version=version)
+            stored = store.enter_round(game_id, posted, results, version=body.version)
         else:
-            stored = store.correct_round(game_id, number, results, version=version)
+            stored = store.correct_round(game_id, number, results, version=body.version)
     except store.Conflict as conflict:
         return _conflict(conflict)
     except store.GameNotFound:
@@ -164,24 +213,60 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
 
 
 @api_bp.post("/<game_id>/rounds")
+@documented(
+    "post",
+    "/api/v1/games/{game_id}/rounds",
+    summary="Enter the next round",
+    tag="games",
+    request=RoundBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID],
+    token=True,
+    example=_ROUND_EXAMPLE,
+)
 def add_round(game_id: str) -> ResponseReturnValue:
+    """Each player's result: went out, a penalty, or the cards held (the referee counts them).
+    With `version`, a client that saw an older game gets a 409 instead of overwriting."""
     return _write(game_id, None)
 
 
 @api_bp.put("/<game_id>/rounds/<int:number>")
+@documented(
+    "put",
+    "/api/v1/games/{game_id}/rounds/{number}",
+    summary="Correct a round already entered",
+    tag="games",
+    request=RoundBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID, _ROUND],
+    token=True,
+    example=_ROUND_EXAMPLE,
+)
 def edit_round(game_id: str, number: int) -> ResponseReturnValue:
+    """The round's results as they should have been; the history keeps what they were."""
     return _write(game_id, number)
 
 
 @api_bp.post("/<game_id>/undo")
+@documented(
+    "post",
+    "/api/v1/games/{game_id}/undo",
+    summary="Take back the last change",
+    tag="games",
+    request=UndoBody,
+    answers=_WRITE_ANSWERS,
+    parameters=[_GAME_ID],
+    token=True,
+    example={"version": 2},
+)
 def undo(game_id: str) -> ResponseReturnValue:
     """Take back the last change (the pages' undo, for scripts)."""
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = _body() if request.get_data(cache=True).strip() else {}
+    body = read_body(UndoBody, _body() if request.get_data(cache=True).strip() else {})
     try:
-        stored = store.undo(game_id, version=_version(body))
+        stored = store.undo(game_id, version=body.version)
     except store.Conflict as conflict:
         return _conflict(conflict)
     return _answer(stored)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.game import Deal, Game, GameRefused, Round, Step, reason
@@ -16,6 +16,7 @@ from referee.web.words import contract_text
 from . import store
 from .links import view_url
 from .results import read_results
+from .schemas import ImportedGame, read_body
 
 JSON = dict[str, Any]
 
@@ -93,6 +94,20 @@ def game_json(stored: store.StoredGame) -> JSON:
     }
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as written: text that a spreadsheet would run as a formula gets a `'` in front.
+
+    Numbers stay numbers (a negative score is a number, not a formula).
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def to_csv(stored: store.StoredGame) -> str:
     """One line per round: round, contract, dealer, who went out, each player's score; then
     the totals. Where buying is on, each player's buys follow (``buys <name>``) and are summed.
@@ -100,17 +115,18 @@ def to_csv(stored: store.StoredGame) -> str:
     game = stored.game
     buying = game.variant.buying
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
     buy_columns = [f"buys {name}" for name in game.players] if buying else []
-    writer.writerow(["round", "contract", "dealer", "went_out", *game.players, *buy_columns])
+    header = ["round", "contract", "dealer", "went_out", *game.players, *buy_columns]
+    rows: list[list[Any]] = [header]
     for r in game.rounds:
         deal = deal_json(game, game.deal(r.number))
         out = "" if r.went_out is None else game.players[r.went_out]
         buys = [result.buys for result in r.results] if buying else []
-        writer.writerow([r.number, deal["contract"] or "", deal["dealer"], out, *r.scores, *buys])
+        rows.append([r.number, deal["contract"] or "", deal["dealer"], out, *r.scores, *buys])
     seats = range(len(game.players))
     total_buys = [sum(r.results[seat].buys for r in game.rounds) for seat in seats]
-    writer.writerow(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
+    rows.append(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
+    csv.writer(buffer).writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
@@ -125,21 +141,17 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
     """
     if not isinstance(data, Mapping):
         raise GameRefused([reason("bad_import", field="data")])
-    rounds_in = data.get("rounds", [])
-    if not isinstance(rounds_in, Sequence) or isinstance(rounds_in, str):
-        raise GameRefused([reason("bad_import", field="data")])
+    exported = read_body(ImportedGame, data)
     start = Game.start(
-        data.get("variant", ""),
-        data.get("players", []),
-        house_rules=data.get("house_rules") or None,
-        first_dealer=data.get("first_dealer"),
+        exported.variant,
+        exported.players,
+        house_rules=exported.house_rules or None,
+        first_dealer=exported.first_dealer,
     )
     game, steps = start, []
-    for number, entry in enumerate(rounds_in, start=1):
-        if not isinstance(entry, Mapping) or "results" not in entry:
-            raise GameRefused([reason("bad_import", field="rounds", round=number)])
-        step: Step = game.enter_round(number, read_results(game, entry["results"], lang))
+    for number, entry in enumerate(exported.rounds, start=1):
+        step: Step = game.enter_round(number, read_results(game, entry.results, lang))
         steps.append(step)
         game = step.game
-    language = next((str(x) for x in (data.get("lang"), lang) if _known(x)), "en")
+    language = next((str(x) for x in (exported.lang, lang) if _known(x)), "en")
     return store.create(start, lang=language, steps=steps)

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext
+from markupsafe import Markup, escape
 
 from referee.engine.cards import Rank
 from referee.engine.game import Action, Game, SeatResult
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
+from referee.web.security import bdi
 from referee.web.words import house_rules_in_words, rank_label, variant_name
 
 from . import store
@@ -82,19 +84,23 @@ def rules_in_force(game: Game) -> list[tuple[str, str]]:
     return house_rules_in_words(game.variant, changed)
 
 
-def change_text(game: Game, entry: store.Entry) -> str:
-    """One line of history: which round, what happened, whose score moved."""
+def change_text(game: Game, entry: store.Entry) -> Markup:
+    """One line of history: which round, what happened, whose score moved (names isolated)."""
     change = entry.change
     before, after = _summary(change.before), _summary(change.after)
     if before and after:
         moved = [
-            f"{name} {before[seat]}→{after[seat]}"
+            Markup("{} {}→{}").format(bdi(name), before[seat], after[seat])
             for seat, name in enumerate(game.players)
             if before.get(seat) != after.get(seat)
         ]
     else:  # a round entered, or taken back: what it held
         held = after or before
-        moved = [f"{name} {held[seat]}" for seat, name in enumerate(game.players) if seat in held]
+        moved = [
+            Markup("{} {}").format(bdi(name), held[seat])
+            for seat, name in enumerate(game.players)
+            if seat in held
+        ]
     if change.action is Action.ADD:
         text = gettext("Round %(number)s entered", number=change.round)
     elif change.action is Action.EDIT:
@@ -103,7 +109,9 @@ def change_text(game: Game, entry: store.Entry) -> str:
         text = gettext("Undone: round %(number)s taken back", number=change.round)
     else:
         text = gettext("Undone: round %(number)s as it was before", number=change.round)
-    return f"{text} ({', '.join(moved)})" if moved else text
+    if not moved:
+        return escape(text)
+    return Markup("{} ({})").format(text, Markup(", ").join(moved))
 
 
 def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:

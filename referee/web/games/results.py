@@ -8,13 +8,15 @@ doubles), or ``"penalty": N``, or ``"cards": [...]`` (both may be given when the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from referee.engine.cards import parse_cards
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
 from referee.web.inputs import whole_number
+
+from .schemas import SeatResultBody
 
 #: The points a hand may be written with, and the buys: the round form reads the same.
 POINTS: Final = (0, 9999)
@@ -25,19 +27,21 @@ def _said_of(error: RefereeError, seat: int | None, field: str) -> Reason:
     return Reason(error.code, dict(error.params), seat, field)
 
 
-def read_results(game: Game, entries: Any, lang: str | None = None) -> tuple[SeatResult, ...]:
-    """One `SeatResult` per seat, in seat order; GameRefused with every reason it cannot read."""
-    if not isinstance(entries, Sequence) or isinstance(entries, str):
-        raise GameRefused([reason("bad_input", field="results")])
-    by_seat: dict[int, Mapping[str, Any]] = {}
+def read_results(
+    game: Game, entries: Sequence[SeatResultBody], lang: str | None = None
+) -> tuple[SeatResult, ...]:
+    """One `SeatResult` per seat, in seat order; GameRefused with every reason it cannot read.
+
+    The entries come read by their schema (`schemas.SeatResultBody`): types are right, what
+    they mean is checked here.
+    """
+    by_seat: dict[int, SeatResultBody] = {}
     reasons: list[Reason] = []
     for entry in entries:
-        name = entry.get("player") if isinstance(entry, Mapping) else None
+        name = entry.player
         seat = game.players.index(name) if name in game.players else None
-        if not isinstance(entry, Mapping):
-            reasons.append(reason("bad_input", field="results"))
-        elif seat is None:
-            reasons.append(reason("unknown_player", field="results", name=str(name)[:40]))
+        if seat is None:
+            reasons.append(reason("unknown_player", field="results", name=name[:40]))
         elif seat in by_seat:
             reasons.append(reason("duplicate_result", player=seat, field="results"))
         else:
@@ -56,33 +60,31 @@ def read_results(game: Game, entries: Any, lang: str | None = None) -> tuple[Sea
 
 
 def _read_seat(
-    seat: int, entry: Mapping[str, Any], lang: str | None, reasons: list[Reason]
+    seat: int, entry: SeatResultBody, lang: str | None, reasons: list[Reason]
 ) -> SeatResult | None:
     before = len(reasons)
-    went_out, rummy = entry.get("went_out", False), entry.get("rummy", False)
-    for field, flag in (("went_out", went_out), ("rummy", rummy)):
-        if not isinstance(flag, bool):
-            reasons.append(reason("bad_input", player=seat, field=field))
-    penalty = _number(entry.get("penalty"), POINTS, seat, "penalty", reasons)
-    buys = _number(entry.get("buys"), BUYS, seat, "buys", reasons)
+    penalty = _number(entry.penalty, POINTS, seat, "penalty", reasons)
+    buys = _number(entry.buys, BUYS, seat, "buys", reasons)
     cards = None
-    raw_cards = entry.get("cards")
-    if raw_cards not in (None, "", []):
+    if entry.cards not in (None, "", []):
+        assert entry.cards is not None
         try:
-            if not isinstance(raw_cards, str | list):
-                raise RefereeError("bad_input", field="cards")
-            cards = parse_cards(raw_cards, lang)
+            cards = parse_cards(entry.cards, lang)
         except RefereeError as error:
             reasons.append(_said_of(error, seat, "cards"))
     if len(reasons) > before:
         return None
     return SeatResult(
-        went_out=bool(went_out), penalty=penalty, rummy=bool(rummy), cards=cards, buys=buys or 0
+        went_out=bool(entry.went_out),
+        penalty=penalty,
+        rummy=bool(entry.rummy),
+        cards=cards,
+        buys=buys or 0,
     )
 
 
 def _number(
-    value: Any, bounds: tuple[int, int], seat: int, field: str, reasons: list[Reason]
+    value: int | str | None, bounds: tuple[int, int], seat: int, field: str, reasons: list[Reason]
 ) -> int | None:
     if value is None or value == "":
         return None

@@ -7,11 +7,8 @@ import os
 from alembic import context
 from sqlalchemy import create_engine
 
-from referee.web.database import normalize_url
+from referee.web.database import VERSION_TABLE, normalize_url
 from referee.web.games.models import metadata
-
-# Named when the games were the only tables; kept, so databases made then go on upgrading.
-VERSION_TABLE = "games_alembic_version"
 
 
 def run_migrations() -> None:

@@ -6,16 +6,14 @@ house rule makes one run over, the type is set one step smaller (`body.fit-N`) a
 rendered again, so a card is always exactly two pages.
 
 Every PDF is built once per (kind, variant, house rules, language, paper[, players]) and kept
-in a small in-process LRU; its ETag is the hash of the bytes. Cards are tagged PDFs with
-their title and language in the metadata.
+on disk for every worker (`cache.py`). Cards are tagged PDFs with their title and language in
+the metadata.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +63,7 @@ def font_file(style: str = "regular") -> Path:
     )
 
 
-# -- the cache ----------------------------------------------------------------------------------
+# -- built files ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -75,51 +73,6 @@ class Built:
     body: bytes
     etag: str
     pages: int = 0
-
-
-class FileCache:
-    """A bounded LRU of built files; a key is built once even when requests race for it."""
-
-    def __init__(self, max_entries: int = 256) -> None:
-        self.max_entries = max_entries
-        self._items: OrderedDict[tuple[Any, ...], Built] = OrderedDict()
-        self._lock = threading.Lock()
-        self._building: dict[tuple[Any, ...], threading.Lock] = {}
-
-    def get(self, key: tuple[Any, ...]) -> Built | None:
-        with self._lock:
-            built = self._items.get(key)
-            if built is not None:
-                self._items.move_to_end(key)
-            return built
-
-    def get_or_build(self, key: tuple[Any, ...], build: Callable[[], Built]) -> Built:
-        built = self.get(key)
-        if built is not None:
-            return built
-        with self._lock:
-            key_lock = self._building.setdefault(key, threading.Lock())
-        with key_lock:
-            built = self.get(key)
-            if built is None:
-                built = build()
-                with self._lock:
-                    self._items[key] = built
-                    while len(self._items) > self.max_entries:
-                        self._items.popitem(last=False)
-        with self._lock:
-            self._building.pop(key, None)
-        return built
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-CACHE = FileCache()
 
 
 def etag_of(body: bytes) -> str:

@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from referee.engine.errors import PlayersError, RefereeError
 from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
+from referee.web import metrics
 from referee.web.games import store
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
@@ -31,8 +32,9 @@ from referee.web.messages import describe, describe_error, describe_reason
 from referee.web.words import variant_name
 
 from . import bp
+from .cache import Cached, pdf_cache
 from .forms import PAPERS, SheetForm
-from .pdfs import CACHE, Built, FontMissingError, render_rule_card
+from .pdfs import Built, FontMissingError, render_rule_card
 from .rulebook import build_rulebook, facts_of
 from .sheets import blank_sheet as build_blank_sheet
 from .sheets import game_sheet as build_game_sheet
@@ -71,7 +73,7 @@ def _paper() -> str:
     return paper
 
 
-def _pdf_response(built: Built, filename: str, *, max_age: int) -> BaseResponse:
+def _pdf_response(built: Cached, filename: str, *, max_age: int) -> BaseResponse:
     response = Response(built.body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.set_etag(built.etag)
@@ -85,8 +87,12 @@ def _pdf_response(built: Built, filename: str, *, max_age: int) -> BaseResponse:
 def _cached_pdf(
     key: tuple[Any, ...], build: Callable[[], Built], filename: str, *, max_age: int = 3600
 ) -> BaseResponse:
+    def build_and_count() -> bytes:
+        with metrics.pdf_build(str(key[0])):
+            return build().body
+
     try:
-        built = CACHE.get_or_build(key, build)
+        built = pdf_cache().get_or_build(key, build_and_count)
     except FontMissingError:
         abort(503, description=gettext("Printing is not available: its font is not installed."))
     return _pdf_response(built, filename, max_age=max_age)

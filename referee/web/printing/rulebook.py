@@ -133,12 +133,14 @@ def _sequence(cards: Sequence[Card]) -> str:
 
 
 def covered_shoes(variant: Variant) -> tuple[ShoeRule, ...]:
-    """The shoes of the player counts the variant is played with (what a card covers)."""
-    return tuple(
+    """The shoes of the player counts the variant is played with (what a card covers); a
+    table size no shoe rule names plays the last rule's shoe, as `Variant.shoe_for` does."""
+    covered = tuple(
         rule
         for rule in variant.shoe
         if max(rule.min_players, variant.min_players) <= min(rule.max_players, variant.max_players)
     )
+    return covered or variant.shoe[-1:]
 
 
 def _run_length(variant: Variant) -> int:

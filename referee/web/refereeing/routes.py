@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.engine.variants import VARIANTS
+from referee.web.hosting import external_values
 from referee.web.i18n import current_language
 from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
 
@@ -70,7 +71,7 @@ def share_url(outcome: Outcome) -> str:
         args["contract_down"] = outcome.values["contract_down"]
     args["notation"] = outcome.notation
     args["lang"] = current_language()
-    return url_for("refereeing.index", _external=True, **args)
+    return url_for("refereeing.index", **external_values(), **args)
 
 
 @bp.get("/referee")

@@ -1,0 +1,75 @@
+"""gunicorn's settings for Rummy Referee: `gunicorn -c deploy/gunicorn.conf.py wsgi:app`.
+
+Behind nginx (deploy/nginx-rummy-referee.conf) on this machine's port 8000. Every setting
+can be changed from the environment the systemd unit (deploy/rummy-referee.service) gives.
+The access log never shows an edit token: paths and referrers go through `hosting.redact`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+from referee.web.hosting import redact
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+# Sync workers: a request is short (a PDF is built once, then read from the shared cache).
+workers = int(os.environ.get("GUNICORN_WORKERS", str(min(2 * (os.cpu_count() or 1) + 1, 9))))
+# Load the app once in the master: workers share its memory and start in milliseconds.
+preload_app = True
+
+# Limits: a request line holds at most a rule card's house rules (4,000 characters of JSON,
+# escaped); headers stay small. Past them gunicorn refuses before the app sees anything.
+limit_request_line = 8190
+limit_request_fields = 60
+limit_request_field_size = 8190
+# A worker stuck this long is killed and replaced; the slowest request (a first rule card,
+# a hard solve) takes about a second.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 30
+keepalive = 5
+# Workers are replaced now and then, so memory never creeps.
+max_requests = 5000
+max_requests_jitter = 500
+
+# X-Forwarded-Proto from nginx on this machine marks https requests (the app's PROXY_FIX=1
+# reads the same headers for links and Secure cookies).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with edit tokens taken out of request lines, paths and referrers."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        for key in ("r", "U", "f"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = redact(atoms[key])
+        return atoms
+
+
+logger_class = RedactingLogger
+
+
+def on_starting(server: Any) -> None:
+    """With METRICS=1 and several workers, the workers' figures meet in one empty folder."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        Path(folder).mkdir(parents=True, exist_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+
+        GunicornInternalPrometheusMetrics.mark_process_dead_on_child_exit(worker.pid)

@@ -1,0 +1,227 @@
+"""The shapes of /api/v1/games (and of a game's JSON export, which the import form reads):
+request bodies as models that read them, answers as models that describe them.
+
+`refusal()` says a body's problems as the games' reasons: each with the field, and the player
+where it is about one entry of `results`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Final, TypeVar
+
+from pydantic import Field, StrictBool, StrictInt, StrictStr
+
+from referee.engine.game import GameRefused, Reason, reason
+from referee.web.api.schemas import (
+    Answer,
+    Body,
+    Cards,
+    HouseRules,
+    Language,
+    Problem,
+    Unreadable,
+    read,
+)
+
+#: A number as a form or a script may write it: 25 or "25" (ASCII digits, at most six).
+WholeNumber = Annotated[
+    StrictInt | Annotated[StrictStr, Field(pattern=r"^\s*-?[0-9]{1,6}\s*$")],
+    Field(examples=[25]),
+]
+
+
+class SeatResultBody(Body):
+    """One player's result in a round: went out, or a penalty, or the cards held."""
+
+    player: StrictStr = Field(description="the player's name, as the game has it")
+    went_out: StrictBool | None = None
+    rummy: StrictBool | None = Field(
+        default=None, description="rummy only: went out in one go (the winner's score doubles)"
+    )
+    penalty: WholeNumber | None = Field(default=None, description="the points held")
+    cards: Cards | None = Field(default=None, description="the cards held (instead of points)")
+    buys: WholeNumber | None = Field(default=None, description="cards bought this round")
+
+
+class NewGame(Body):
+    variant: StrictStr = Field(examples=["contract"])
+    players: list[StrictStr] = Field(
+        description="distinct names in seat order", examples=[["Ann", "Bo", "Cy"]]
+    )
+    house_rules: HouseRules | None = None
+    first_dealer: StrictStr | StrictInt | None = Field(
+        default=None, description="a name (or a seat from 0); the first player by default"
+    )
+    lang: Language | None = None
+
+
+class RoundBody(Body):
+    round: StrictInt | None = Field(
+        default=None,
+        description="the round's number (required to enter a round; a correction's is its path's)",
+    )
+    results: list[SeatResultBody] = Field(description="one entry per player")
+    version: StrictInt | None = Field(
+        default=None, description="the version this client saw: a stale one is a 409"
+    )
+    lang: Language | None = Field(default=None, description="the language of rank letters")
+
+
+class UndoBody(Body):
+    version: StrictInt | None = None
+    lang: Language | None = None
+
+
+class ImportedRound(Body):
+    results: list[SeatResultBody]
+
+
+class ImportedGame(Body):
+    """A game's JSON export (what `GET /api/v1/games/<id>` answers), read back as a new game."""
+
+    variant: StrictStr
+    players: list[StrictStr]
+    house_rules: HouseRules | None = None
+    first_dealer: StrictStr | StrictInt | None = None
+    lang: StrictStr | None = None
+    rounds: list[ImportedRound] = Field(default_factory=list)
+
+
+# -- problems as reasons ----------------------------------------------------------------------
+
+_NUMBERS: Final = frozenset({"penalty", "buys"})
+
+
+def _seat(body: Any, index: int, players: Sequence[str] | None) -> int | None:
+    """The seat of entry `index` of `results`, from the name it gives."""
+    try:
+        name = body["results"][index]["player"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return players.index(name) if players is not None and name in players else None
+
+
+def _reason(problem: Problem, body: Any, players: Sequence[str] | None) -> Reason:
+    where = problem.where
+    if len(where) >= 3 and where[0] == "results" and isinstance(where[1], int):
+        field = str(where[2])
+        seat = _seat(body, where[1], players)
+        code = "not_a_number" if field in _NUMBERS else "bad_input"
+        params = {"value": str(problem.value)[:20]} if code == "not_a_number" else {}
+        return reason(code, player=seat, field=field, **params)
+    if where and where[0] == "rounds":
+        number = where[1] + 1 if len(where) > 1 and isinstance(where[1], int) else None
+        return reason("bad_import", field="rounds", round=number)
+    return reason("bad_input", field=str(where[0]) if where else "body")
+
+
+def refusal(problems: Sequence[Problem], body: Any, players: Sequence[str] | None) -> GameRefused:
+    """Every problem of a body, as a refusal of the games API."""
+    return GameRefused([_reason(p, body, players) for p in problems])
+
+
+M = TypeVar("M", bound=Body)
+
+
+def read_body(model: type[M], body: Any, players: Sequence[str] | None = None) -> M:
+    """`body` as `model`, or GameRefused with a reason for each problem."""
+    if not isinstance(body, dict):
+        raise GameRefused([reason("not_an_object", field="body")])
+    try:
+        return read(model, body)
+    except Unreadable as unreadable:
+        raise refusal(unreadable.problems, body, players) from None
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+class Shoe(Answer):
+    decks: int
+    jokers: int
+
+
+class Deal(Answer):
+    round: int
+    contract: str | None = Field(description="the round's contract in words (null in rummy)")
+    dealer: str
+    starter: str
+    deal: int = Field(description="cards each")
+    shoe: Shoe
+
+
+class ResultAnswer(Answer):
+    player: str
+    went_out: bool | None = None
+    rummy: bool | None = None
+    penalty: int | None = None
+    cards: list[str] | None = None
+    buys: int | None = None
+
+
+class RoundAnswer(Answer):
+    round: int
+    contract: str | None
+    dealer: str
+    deal: int
+    scores: dict[str, int]
+    went_out: str | None
+    results: list[ResultAnswer] = Field(description="as entered, in the shape a round is posted")
+    buys: dict[str, int] | None = Field(default=None, description="where buying is on")
+
+
+class GameAnswer(Answer):
+    id: str
+    variant: str
+    house_rules: dict[str, Any]
+    players: list[str]
+    first_dealer: str
+    lang: str
+    rounds: list[RoundAnswer]
+    totals: dict[str, int]
+    leaders: list[str]
+    finished: bool
+    winner: str | None
+    winners: list[str] = Field(description="every name sharing the win; empty while playing")
+    next_round: Deal | None
+    version: int
+    view_url: str
+
+
+class CreatedGame(GameAnswer):
+    edit_token: str = Field(description="the secret that lets its holder change the game")
+    edit_url: str
+
+
+class Refusal(Answer):
+    code: str
+    message: str
+    player: str | None = Field(default=None, description="the player it is about")
+    field: str | None = Field(default=None, description="the input it is about")
+    input: str | None = None
+
+
+class RefusedAnswer(Answer):
+    """A games call refused: `error` is the first reason, `errors` every one."""
+
+    error: Refusal
+    errors: list[Refusal]
+
+
+class ChangeSince(Answer):
+    version: int
+    action: str = Field(description="add, edit or undo")
+    round: int
+    at: str = Field(description="ISO 8601")
+
+
+class ConflictDetail(Answer):
+    code: str
+    message: str
+    version: int = Field(description="the game's version now")
+    changes: list[ChangeSince] = Field(description="what changed since the version sent")
+
+
+class ConflictAnswer(Answer):
+    error: ConflictDetail

@@ -1,0 +1,153 @@
+"""Serving the app for real: the hosts it answers to, a TLS proxy in front, secure cookies,
+no caching of anything that carries an edit token, and logs that never show one.
+
+- Links that leave the page (`view_url`, `edit_url`, QR codes) are built from `SERVER_NAME`
+  and `PREFERRED_URL_SCHEME` when they are set; otherwise only a `Host` in `TRUSTED_HOSTS`
+  is answered at all (Flask refuses any other with a 400), so a link is never built from
+  whatever host a request claims. With neither set, only this machine's own names are trusted.
+- `PROXY_FIX=N` trusts N proxies' `X-Forwarded-For/-Proto/-Host` (Werkzeug's ProxyFix): behind
+  nginx with TLS, `request.is_secure` is then true and cookies go out `Secure`.
+- A response to a request that carries an edit token (in its path or as a bearer token), or
+  one a view marks with `keep_private()`, is `Cache-Control: no-store`.
+- `redact(text)` takes the tokens out of a request line or path: the development server's log
+  uses it here, gunicorn's through `deploy/gunicorn.conf.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from flask import Flask, Response, g, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
+from werkzeug.exceptions import SecurityError
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+#: Hosts trusted when neither SERVER_NAME nor TRUSTED_HOSTS is configured: this machine only.
+LOCAL_HOSTS: Final = ("localhost", "127.0.0.1")
+
+#: An edit link's token, and the token segment of any path under it.
+_EDIT_TOKEN: Final = re.compile(r"(/edit/)[^/?#\s\"]+")
+_BEARER: Final = re.compile(r"(?i)(bearer\s+)\S+")
+REDACTED: Final = "***"
+
+
+def redact(text: str) -> str:
+    """`text` (a path, a request line, a referrer) with every edit token replaced by `***`."""
+    return _BEARER.sub(rf"\g<1>{REDACTED}", _EDIT_TOKEN.sub(rf"\g<1>{REDACTED}", text))
+
+
+def _listed(value: str | None) -> list[str]:
+    return [item.strip() for item in (value or "").split(",") if item.strip()]
+
+
+def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The hosting settings the environment gives (SERVER_NAME, PREFERRED_URL_SCHEME,
+    TRUSTED_HOSTS as a comma list, PROXY_FIX as the number of proxies in front)."""
+    found: dict[str, Any] = {}
+    if environ.get("SERVER_NAME"):
+        found["SERVER_NAME"] = environ["SERVER_NAME"].strip()
+    if environ.get("PREFERRED_URL_SCHEME"):
+        found["PREFERRED_URL_SCHEME"] = environ["PREFERRED_URL_SCHEME"].strip().lower()
+    if environ.get("TRUSTED_HOSTS"):
+        found["TRUSTED_HOSTS"] = _listed(environ["TRUSTED_HOSTS"])
+    if environ.get("PROXY_FIX"):
+        found["PROXY_FIX"] = int(environ["PROXY_FIX"])
+    return found
+
+
+def configure(app: Flask) -> None:
+    """Fill in what the settings leave open: the trusted hosts and the proxies in front."""
+    server_name = app.config.get("SERVER_NAME")
+    trusted = app.config.get("TRUSTED_HOSTS")
+    if isinstance(trusted, str):
+        trusted = _listed(trusted)
+    if server_name:
+        host = str(server_name).rsplit(":", 1)[0] if "]" not in server_name else server_name
+        trusted = [*(trusted or []), host]
+    if not trusted:
+        trusted = list(LOCAL_HOSTS)
+    app.config["TRUSTED_HOSTS"] = trusted
+    proxies = int(app.config.get("PROXY_FIX") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
+
+
+def external_values() -> dict[str, Any]:
+    """What `url_for` needs for a link that leaves the page: the configured scheme, if any."""
+    from flask import current_app
+
+    if current_app.config.get("SERVER_NAME"):
+        return {"_external": True, "_scheme": current_app.config["PREFERRED_URL_SCHEME"]}
+    return {"_external": True}
+
+
+# -- secrets in answers -------------------------------------------------------------------------
+
+
+def keep_private() -> None:
+    """Mark this request's answer as holding an edit token: it is never stored by a cache."""
+    g.holds_token = True
+
+
+def _holds_token() -> bool:
+    if g.get("holds_token"):
+        return True
+    if request.view_args and "token" in request.view_args:
+        return True
+    return request.headers.get("Authorization", "").lower().startswith("bearer")
+
+
+def no_store_for_tokens(response: Response) -> Response:
+    if _holds_token():
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, `Secure` whenever the request came over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        configured = super().get_cookie_secure(app)
+        return configured or (has_request_context() and request.is_secure)
+
+
+class RedactingFilter(logging.Filter):
+    """Takes edit tokens out of a log record's message (the development server's access log)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(
+                redact(arg) if isinstance(arg, str) else arg
+                for arg in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def _untrusted_host(_error: SecurityError) -> Response:
+    """Answered before routing and without a page (a page would build links on that host):
+    JSON under /api/, as every answer there is, plain text elsewhere."""
+    message = gettext("This server does not answer to that host name.")
+    if request.path.startswith("/api/"):
+        body = {"error": {"code": "bad_request", "message": message}}
+        return Response(json.dumps(body, ensure_ascii=False), 400, mimetype="application/json")
+    return Response(message + "\n", 400, mimetype="text/plain")
+
+
+def init_app(app: Flask) -> None:
+    configure(app)
+    app.register_error_handler(SecurityError, _untrusted_host)
+    app.session_interface = SessionInterface()
+    app.after_request(no_store_for_tokens)
+    # The development server's access log, and Flask's "Exception on <path>" in the error log.
+    for logger in (logging.getLogger("werkzeug"), app.logger):
+        if not any(isinstance(f, RedactingFilter) for f in logger.filters):
+            logger.addFilter(RedactingFilter())

@@ -1,0 +1,220 @@
+"""The API's contract: GET /api/v1/openapi.json describes every /api/v1 call from the models
+that read the requests, and schemathesis holds the app to it (no 5xx, every answer conforms),
+on SQLite and PostgreSQL. The long fuzz is bench/fuzz.py; this is its bounded part."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+import referee.web.games.api  # noqa: F401  (its calls document themselves on import)
+from referee.web import create_app
+from referee.web.api import schemas
+from referee.web.api.openapi import OPERATIONS
+from referee.web.database import database
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+#: Examples per operation in CI (bench/fuzz.py runs thousands).
+CI_EXAMPLES = 12
+
+
+def _rule_as_openapi(rule: str) -> str:
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
+
+
+def test_the_document_is_openapi_3_1_with_every_api_route(client: FlaskClient) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert doc["openapi"] == "3.1.0"
+    documented = {(path, method.upper()) for path, ops in doc["paths"].items() for method in ops}
+    served = {
+        (_rule_as_openapi(rule.rule), method)
+        for rule in client.application.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1/") and rule.endpoint not in ("api.openapi", "api.docs")
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    assert served == documented
+    # Every answer names its shape, every shape is in components.
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for status, answer in op["responses"].items():
+                assert answer["description"], (op["operationId"], status)
+
+
+def test_requests_are_read_by_the_documented_models(client: FlaskClient) -> None:
+    """The shapes in the document are the models that read the bodies, field for field."""
+    doc = client.get("/api/v1/openapi.json").get_json()
+    components = doc["components"]["schemas"]
+    for call, model in schemas.REQUESTS.items():
+        body = doc["paths"][f"/api/v1/{call}"]["post"]["requestBody"]
+        name = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+        assert name == model.__name__
+        assert set(components[name]["properties"]) == set(model.model_fields)
+        # A field of the wrong type is refused by that model, naming the field.
+        for field_name, info in model.model_fields.items():
+            if info.annotation in (bool, bool | None):
+                wrong = client.post(f"/api/v1/{call}", json={field_name: "yes"})
+                assert wrong.status_code == 400
+
+
+def test_the_spec_fields_that_other_issues_wire_are_documented(client: FlaskClient) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    assert {"players", "game"} <= set(doc["MeldRequest"]["properties"])
+    assert {"going_out", "discard"} <= set(doc["ContractRequest"]["properties"])
+    assert "contract_down" in doc["LayoffRequest"]["properties"]
+    assert "nearest" in doc["SolveRequest"]["properties"]
+    assert {"exact", "missing"} <= set(doc["SolveAnswer"]["properties"])
+
+
+def test_the_docs_page_shows_every_call(client: FlaskClient) -> None:
+    page = client.get("/api/v1/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    for op in OPERATIONS:
+        assert f"<code>{op.method.upper()} {op.path}</code>" in text
+    assert "<script>" not in text and "style=" not in text and "https://" not in text
+    assert 'id="shape-MeldAnswer"' in text
+
+
+def test_the_docs_page_on_a_phone(page: Any, live_server: str, screenshot_dir: Path) -> None:
+    page.goto(f"{live_server}/api/v1/docs")
+    assert page.locator("h1").inner_text() == "The JSON API"
+    page.click("a[href='#meld']")
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(screenshot_dir / "api-docs-360.png"))
+
+
+# -- schemathesis -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def fuzzed_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Flask]:
+    instance = tmp_path_factory.mktemp(f"contract-{request.param}")
+    if request.param == "sqlite":
+        url = f"sqlite:///{instance / 'db.sqlite3'}"
+    else:
+        url = _fresh_postgres(request.getfixturevalue("pg_url"))
+    app = create_app({"SECRET_KEY": "fuzz", "DATABASE_URL": url}, instance_path=str(instance))
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash must show as the 500 a client sees
+    yield app
+    database(app).dispose()
+
+
+def _fresh_postgres(server: str) -> str:
+    import secrets
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    name = f"c_{secrets.token_hex(6)}"
+    conninfo = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return make_url(server).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="module")
+def seeded(fuzzed_app: Flask) -> dict[str, str]:
+    """A real game, so that most cases reach the game instead of a 404."""
+    created = fuzzed_app.test_client().post(
+        "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
+    )
+    data = created.get_json()
+    return {"id": data["id"], "token": data["edit_token"]}
+
+
+_turn = itertools.count()
+
+
+def aim_at_the_seeded_game(case: Any, seeded: dict[str, str]) -> None:
+    """Three cases in four go to the real game with its token; the rest keep what was drawn."""
+    if "game_id" in (case.path_parameters or {}) and next(_turn) % 4:
+        case.path_parameters["game_id"] = seeded["id"]
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seeded['token']}"}
+
+
+CALLS = sorted({(op.method.upper(), op.path) for op in OPERATIONS})
+GAME_CALLS = [call for call in CALLS if call[1].startswith("/api/v1/games")]
+OTHER_CALLS = [call for call in CALLS if call not in GAME_CALLS]
+
+
+def _hold_to_the_contract(app: Flask, seeded: dict[str, str], method: str, path: str) -> None:
+    operation = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)[path][method]
+
+    @settings(
+        max_examples=CI_EXAMPLES,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=operation.as_strategy())
+    def call(case: Any) -> None:
+        aim_at_the_seeded_game(case, seeded)
+        # Compressed answers are the transport's business, not the contract's.
+        case.call_and_validate(headers={"Accept-Encoding": "identity"}, checks=CHECKS)
+
+    call()
+
+
+@pytest.mark.parametrize(("method", "path"), GAME_CALLS)
+def test_games_calls_give_no_server_error_and_every_answer_conforms(
+    fuzzed_app: Flask, seeded: dict[str, str], method: str, path: str
+) -> None:
+    _hold_to_the_contract(fuzzed_app, seeded, method, path)
+
+
+@pytest.mark.parametrize(("method", "path"), OTHER_CALLS)
+def test_the_referees_calls_give_no_server_error_and_every_answer_conforms(
+    app: Flask, method: str, path: str
+) -> None:
+    """They read no database: SQLite's app is enough."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    _hold_to_the_contract(app, {}, method, path)
+
+
+def test_a_body_of_the_wrong_shape_is_said_once_per_field_with_its_player(
+    client: FlaskClient,
+) -> None:
+    players = ["Ann", "Bo", "Cy"]
+    data = client.post("/api/v1/games", json={"variant": "contract", "players": players}).get_json()
+    body = {
+        "round": 1,
+        "results": [
+            {"player": "Ann", "went_out": "yes"},
+            {"player": "Bo", "penalty": "x²", "cards": {"7H": 1}},
+            {"player": "Cy", "buys": 2.5},
+        ],
+    }
+    answer = client.post(f"/api/v1/games/{data['id']}/rounds", json=body,
+                         headers={"Authorization": f"Bearer {data['edit_token']}"})  # fmt: skip
+    assert answer.status_code == 400
+    found = [(e["code"], e.get("player"), e.get("field")) for e in answer.get_json()["errors"]]
+    assert found == [
+        ("bad_input", "Ann", "went_out"),
+        ("not_a_number", "Bo", "penalty"),
+        ("bad_input", "Bo", "cards"),
+        ("not_a_number", "Cy", "buys"),
+    ]

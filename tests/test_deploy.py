@@ -1,0 +1,209 @@
+"""deploy/: gunicorn started with deploy/gunicorn.conf.py, and nginx with the site in
+deploy/nginx-rummy-referee.conf in front of it (TLS with a throwaway certificate): health,
+https links and Secure cookies through the proxy, HSTS, gunicorn's limits, JSON 413/414/431
+under /api/, and access logs without edit tokens."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"exited {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"not answering on {port}:\n{log.read_text()[-3000:]}")
+
+
+@dataclass
+class Served:
+    gunicorn_port: int
+    nginx_port: int
+    gunicorn_log: Path
+    nginx_log: Path
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    base = tmp_path_factory.mktemp("deploy")
+    gunicorn_port, nginx_port = _free_port(), _free_port()
+    gunicorn_log = base / "gunicorn.log"
+    env = {
+        **os.environ,
+        "GUNICORN_BIND": f"127.0.0.1:{gunicorn_port}",
+        "GUNICORN_WORKERS": "2",
+        "RUMMY_INSTANCE_PATH": str(base / "instance"),
+        "DATABASE_URL": f"sqlite:///{base / 'rummy.sqlite3'}",
+        "SECRET_KEY": "deploy test",
+        "SERVER_NAME": "localhost",
+        "PREFERRED_URL_SCHEME": "https",
+        "PROXY_FIX": "1",
+    }
+    with gunicorn_log.open("wb") as log:
+        gunicorn = subprocess.Popen(
+            [str(ROOT / ".venv/bin/gunicorn"), "-c", str(DEPLOY / "gunicorn.conf.py"), "wsgi:app"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    nginx = _start_nginx(base, gunicorn_port, nginx_port)
+    try:
+        _wait_for(gunicorn_port, gunicorn, gunicorn_log)
+        _wait_for(nginx_port, nginx, base / "error.log")
+        yield Served(gunicorn_port, nginx_port, gunicorn_log, base / "access.log")
+    finally:
+        for process in (nginx, gunicorn):
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _start_nginx(base: Path, upstream: int, port: int) -> subprocess.Popen[bytes]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        pytest.fail("nginx is not installed: run scripts/setup (dev installs nginx-light)")
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-keyout", str(base / "key.pem"), "-out", str(base / "cert.pem"),
+         "-subj", "/CN=localhost"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    site = (DEPLOY / "nginx-rummy-referee.conf").read_text()
+    site = site.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
+    site = site.replace("rummy.example.org", "localhost")
+    site = re.sub(r"/etc/letsencrypt/live/localhost/fullchain.pem", str(base / "cert.pem"), site)
+    site = re.sub(r"/etc/letsencrypt/live/localhost/privkey.pem", str(base / "key.pem"), site)
+    site = site.replace("/var/log/nginx/rummy-referee.access.log", str(base / "access.log"))
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;")
+    site = site.replace("listen [::]:443 ssl http2;", "")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{_free_port()};")
+    site = site.replace("listen [::]:80;", "")
+    (base / "site.conf").write_text(site)
+    (base / "nginx.conf").write_text(
+        f"daemon off;\nworker_processes 1;\npid {base / 'nginx.pid'};\n"
+        f"error_log {base / 'error.log'};\nevents {{ worker_connections 64; }}\n"
+        f"http {{\n  client_body_temp_path {base};\n  proxy_temp_path {base};\n"
+        f"  include {base / 'site.conf'};\n}}\n"
+    )
+    checked = subprocess.run([nginx, "-t", "-c", str(base / "nginx.conf"), "-p", str(base)],
+                             capture_output=True, text=True)  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    with (base / "nginx.out").open("wb") as out:
+        return subprocess.Popen(
+            [nginx, "-c", str(base / "nginx.conf"), "-p", str(base)],
+            stdout=subprocess.DEVNULL, stderr=out,
+        )  # fmt: skip
+
+
+def _https(served: Served) -> http.client.HTTPSConnection:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return http.client.HTTPSConnection("127.0.0.1", served.nginx_port, context=context, timeout=30)
+
+
+def _ask(
+    served: Served,
+    method: str,
+    path: str,
+    body: object = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    connection = _https(served)
+    data = json.dumps(body) if body is not None else None
+    connection.request(method, path, body=data,
+                       headers={"Host": "localhost", "Content-Type": "application/json",
+                                **(headers or {})})  # fmt: skip
+    response = connection.getresponse()
+    payload = response.read()
+    connection.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, payload
+
+
+def test_health_through_nginx_with_hsts(served: Served) -> None:
+    status, headers, body = _ask(served, "GET", "/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    assert headers["strict-transport-security"].startswith("max-age=63072000")
+    assert "set-cookie" not in headers
+
+
+def test_links_are_https_on_the_configured_host_and_cookies_are_secure(served: Served) -> None:
+    status, headers, body = _ask(
+        served, "POST", "/api/v1/games", {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
+    )
+    game = json.loads(body)
+    assert status == 201 and game["edit_url"].startswith("https://localhost/games/")
+    assert headers["cache-control"] == "no-store"
+    # A made-up Host is not answered (only SERVER_NAME's).
+    assert _ask(served, "GET", "/healthz", headers={"Host": "evil.example"})[0] == 400
+    path = game["edit_url"].removeprefix("https://localhost")
+    status, headers, _ = _ask(served, "GET", path)
+    assert status == 200 and "Secure" in headers["set-cookie"]
+    assert headers["cache-control"] == "no-store"
+    time.sleep(0.5)  # the access logs are written after the answer
+    for log in (served.nginx_log, served.gunicorn_log):
+        text = log.read_text()
+        assert "/edit/***" in text and game["edit_token"] not in text, log
+
+
+def test_nginx_answers_too_large_too_long_and_too_many_headers_as_json_under_api(
+    served: Served,
+) -> None:
+    # A body announced as 2 MB is refused before it is sent.
+    connection = _https(served)
+    connection.putrequest("POST", "/api/v1/meld", skip_host=True)
+    for name, value in (("Host", "localhost"), ("Content-Type", "application/json"),
+                        ("Content-Length", "2000000")):  # fmt: skip
+        connection.putheader(name, value)
+    connection.endheaders()
+    response = connection.getresponse()
+    assert response.status == 413
+    assert json.loads(response.read())["error"]["code"] == "payload_too_large"
+    connection.close()
+    status, _, body = _ask(served, "GET", "/api/v1/games/" + "x" * 9_000)
+    assert status == 414 and json.loads(body)["error"]["code"] == "uri_too_long"
+    status, _, body = _ask(served, "GET", "/api/v1/variants", headers={"X-Big": "y" * 9_000})
+    assert status == 431 and json.loads(body)["error"]["code"] == "headers_too_large"
+    status, headers, body = _ask(served, "GET", "/rules/" + "x" * 9_000)
+    assert status == 414 and not headers["content-type"].startswith("application/json")
+
+
+def test_gunicorn_refuses_a_request_line_over_its_limit(served: Served) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", served.gunicorn_port, timeout=30)
+    connection.request("GET", "/rules/contract?house_rules=" + "x" * 9000)
+    response = connection.getresponse()
+    assert 400 <= response.status < 500
+    connection.close()
+    connection = http.client.HTTPConnection("127.0.0.1", served.gunicorn_port, timeout=30)
+    connection.request("GET", "/healthz", headers={"Host": "localhost"})
+    assert connection.getresponse().status == 200

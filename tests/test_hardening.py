@@ -1,0 +1,416 @@
+"""What an attack on the running app found (issue 12), each fixed and held by a test: no 500s
+for odd input, CSV cells that cannot run as formulas, links only on a configured host, no
+token in the session cookie, in a cache or in a log, and names that cannot hide or turn."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import logging
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.engine.game import clean_name, name_key, read_names
+from referee.web import create_app
+from referee.web.database import database
+from referee.web.games.exports import csv_cell
+from referee.web.hosting import RedactingFilter, redact
+
+PLAYERS = ["Ann", "Bo", "Cy"]
+
+
+def _new_app(tmp_path: Path, **config: Any) -> Flask:
+    instance = tmp_path / "instance"
+    app = create_app(
+        {"SECRET_KEY": "hardening", "DATABASE_URL": f"sqlite:///{instance / 'db.sqlite3'}",
+         "WTF_CSRF_ENABLED": False, **config},
+        instance_path=str(instance),
+    )  # fmt: skip
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash is the 500 a user would see
+    return app
+
+
+@pytest.fixture
+def probed(tmp_path: Path) -> Any:
+    app = _new_app(tmp_path)
+    yield app.test_client()
+    database(app).dispose()
+
+
+def _start(client: FlaskClient, players: list[str] = PLAYERS, variant: str = "contract") -> str:
+    """A game started from the page; its edit page's path."""
+    data = {"variant": variant, "lang": "en", "start": "1", "first_dealer": "0"}
+    data.update({f"players-{i}": name for i, name in enumerate(players)})
+    answer = client.post("/", data=data)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    return str(answer.headers["Location"])
+
+
+def _created(client: FlaskClient, players: list[str] = PLAYERS) -> dict[str, Any]:
+    answer = client.post("/api/v1/games", json={"variant": "contract", "players": players})
+    assert answer.status_code == 201, answer.get_json()
+    return dict(answer.get_json())
+
+
+# -- no 500s -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", [b"[" * 1500 + b"]" * 1500, b'{"a":' * 3000 + b"1" + b"}" * 3000])
+def test_json_nested_deeper_than_the_parser_goes_is_a_400(probed: FlaskClient, body: bytes) -> None:
+    game = _created(probed)
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for url, headers in (
+        ("/api/v1/games", {}),
+        (f"/api/v1/games/{game['id']}/rounds", auth),
+        ("/api/v1/meld", {}),
+    ):
+        answer = probed.post(url, data=body, content_type="application/json", headers=headers)
+        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "bad_json"
+    page = probed.post("/games/import", data={"text": body.decode()})
+    assert page.status_code == 400 and "not a game export" in page.get_data(as_text=True)
+
+
+class _Forms(HTMLParser):
+    """Every form of a page: action, method and its fields with their values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.forms.append({"action": a.get("action", ""), "method": a.get("method", "get"),
+                               "fields": {}, "numbers": []})  # fmt: skip
+        elif not self.forms or not a.get("name"):
+            return
+        elif tag == "input" and a.get("type") not in ("submit", "button", "radio", "checkbox"):
+            self.forms[-1]["fields"][a["name"]] = a.get("value", "")
+            if a.get("inputmode") == "numeric" or a.get("type") == "number":
+                self.forms[-1]["numbers"].append(a["name"])
+        elif tag == "input" and "checked" in a:
+            self.forms[-1]["fields"][a["name"]] = a.get("value", "on")
+        elif tag in ("select", "textarea"):
+            self.forms[-1]["fields"].setdefault(a["name"], "")
+            self._select = a["name"] if tag == "select" else None
+        elif (
+            tag == "option"
+            and self._select
+            and ("selected" in a or not self.forms[-1]["fields"].get(self._select))
+        ):
+            self.forms[-1]["fields"][self._select] = a.get("value", "")
+
+
+def test_a_400_digit_number_in_every_number_field_of_every_page_is_a_400(
+    probed: FlaskClient,
+) -> None:
+    edit = _start(probed)
+    for number in (1, 2):
+        data = {"version": str(number), "round": str(number), "went_out": "0",
+                "seats-1-penalty": "25", "seats-2-penalty": "30"}  # fmt: skip
+        assert probed.post(f"{edit}/rounds", data=data).status_code == 303
+    frustration = _start(probed, ["Di", "Ed", "Flo"], variant="frustration")
+    pages = ["/?rules=open", "/?rules=open&variant=frustration", edit, f"{edit}/rounds/1",
+             frustration, "/referee", "/rules/contract"]  # fmt: skip
+    tried = 0
+    for page in pages:
+        parser = _Forms()
+        parser.feed(probed.get(page).get_data(as_text=True))
+        for form in parser.forms:
+            if not form["numbers"]:
+                continue
+            # Every number field of the form at once: each reads its own 400 digits.
+            fields = {**form["fields"], **dict.fromkeys(form["numbers"], "9" * 400)}
+            action = form["action"] or page
+            if form["method"].lower() == "post":
+                fields.setdefault("start", "1")
+                answer = probed.post(action, data=fields)
+            else:
+                answer = probed.get(action, query_string=fields)
+            assert answer.status_code == 400, (page, action, answer.status_code)
+            tried += len(form["numbers"])
+    assert tried >= 30  # house rules, classes, penalties, buys, sheets...
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "min_players=8",
+        "min_players=8&max_players=8",
+        "min_players=3&max_players=3",
+        "max_players=3",
+        'house_rules={"min_players": 8, "max_players": 8}',
+    ],
+)
+def test_a_house_rule_that_fixes_the_table_size_is_a_page_and_a_card(
+    probed: FlaskClient, query: str
+) -> None:
+    assert probed.get(f"/rules/contract?{query}").status_code == 200
+    for path in ("/rules/shanghai", "/rules/rummy", "/referee?variant=contract&check=meld"):
+        assert probed.get(f"{path}&{query}" if "?" in path else f"{path}?{query}").status_code in (
+            200,
+            400,  # a table size the variant cannot have: said, not a crash
+        )
+    sheet = probed.get(f"/sheets/contract.pdf?{query}&players=")
+    assert sheet.status_code in (200, 400)
+
+
+def test_the_rule_card_of_a_table_of_exactly_eight(probed: FlaskClient) -> None:
+    card = probed.get("/rules/contract.pdf?min_players=8&max_players=8")
+    assert card.status_code == 200 and card.data.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(
+    ("query", "kept"),
+    [
+        ("_method=POST", "_method=POST"),
+        ("_scheme=javascript&_external=1", "_scheme=javascript&_external=1"),
+        ("_anchor=x%22%3E&lang=de", "_anchor=x%22%3E&lang=de"),
+        ("", None),
+    ],
+)
+def test_the_alias_redirect_carries_the_query_along_and_is_never_shaped_by_it(
+    probed: FlaskClient, query: str, kept: str | None
+) -> None:
+    answer = probed.get(f"/rules/zioncheck?{query}" if query else "/rules/zioncheck")
+    assert answer.status_code == 301
+    location = answer.headers["Location"]
+    assert location == (f"/rules/contract?{kept}" if kept else "/rules/contract")
+    assert "#" not in location and "javascript:" not in location
+
+
+@pytest.mark.parametrize(
+    "contracts", [{"²": "2 sets"}, {"7": "9" * 5000 + " runs"}, {"1": "2 sets of ٣"}]
+)
+def test_a_contract_table_with_odd_digits_is_a_400_everywhere(
+    probed: FlaskClient, contracts: dict[str, str]
+) -> None:
+    rules = json.dumps({"contracts": contracts})
+    assert probed.get("/rules/contract", query_string={"house_rules": rules}).status_code == 400
+    meld = {"variant": "contract", "cards": "7H 7S 7D", "house_rules": {"contracts": contracts}}
+    answer = probed.post("/api/v1/meld", json=meld)
+    assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "bad_house_rule"
+    game = {"variant": "contract", "players": PLAYERS, "house_rules": {"contracts": contracts}}
+    created = probed.post("/api/v1/games", json=game)
+    assert created.status_code == 400
+
+
+def test_a_nul_in_a_game_id_is_a_404_on_every_database(
+    app: Flask, database_url: str, client: FlaskClient
+) -> None:
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    game = _created(client)
+    bad = game["id"][:10] + "%00" + game["id"][11:]
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    token = game["edit_token"]
+    for method, path in (
+        ("GET", f"/api/v1/games/{bad}"),
+        ("POST", f"/api/v1/games/{bad}/rounds"),
+        ("PUT", f"/api/v1/games/{bad}/rounds/1"),
+        ("POST", f"/api/v1/games/{bad}/undo"),
+        ("GET", f"/games/{bad}"),
+        ("GET", f"/games/{bad}/live"),
+        ("GET", f"/games/{bad}.csv"),
+        ("GET", f"/games/{bad}.json"),
+        ("GET", f"/games/{bad}/qr.svg"),
+        ("GET", f"/games/{bad}/sheet.pdf"),
+        ("GET", f"/games/{bad}/edit/{token}"),
+        ("GET", f"/games/{game['id']}/edit/{token[:5]}%00{token[6:]}"),
+        ("POST", f"/games/{bad}/edit/{token}/rounds"),
+        ("GET", f"/referee?game={bad}"),
+    ):
+        answer = client.open(path, method=method, json={"round": 1, "results": []}, headers=auth)
+        assert answer.status_code in (400, 403, 404), (method, path, answer.status_code)
+
+
+# -- CSV -------------------------------------------------------------------------------------
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(probed: FlaskClient) -> None:
+    names = ["=HYPERLINK(1)", "+Bo", "-Cy", "@Di"]
+    game = _created(probed, names)
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    results = [{"player": names[0], "went_out": True}] + [
+        {"player": name, "penalty": 10} for name in names[1:]
+    ]
+    probed.post(f"/api/v1/games/{game['id']}/rounds", json={"round": 1, "results": results},
+                headers=auth)  # fmt: skip
+    rows = list(csv.reader(io.StringIO(probed.get(f"/games/{game['id']}.csv").get_data(True))))
+    assert rows[0][4:8] == ["'=HYPERLINK(1)", "'+Bo", "'-Cy", "'@Di"]
+    assert rows[1][3] == "'=HYPERLINK(1)"  # who went out
+    assert rows[1][4:8] == ["0", "10", "10", "10"]  # numbers stay numbers
+    for cell in ("\tx", "\rx", "=1+1"):
+        assert csv_cell(cell).startswith("'")
+    assert csv_cell(-5) == -5 and csv_cell("Ann") == "Ann"
+
+
+# -- hosts, proxies, cookies -----------------------------------------------------------------
+
+
+def test_an_untrusted_host_is_refused_and_links_never_take_it(tmp_path: Path) -> None:
+    app = _new_app(tmp_path)
+    client = app.test_client()
+    assert client.get("/healthz", headers={"Host": "evil.example"}).status_code == 400
+    answer = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS},
+                         headers={"Host": "evil.example"})  # fmt: skip
+    assert answer.status_code == 400 and b"evil" not in answer.data
+    assert answer.get_json()["error"]["code"] == "bad_request"  # JSON, as every API answer
+    game = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS})
+    assert game.get_json()["edit_url"].startswith("http://localhost/games/")
+    database(app).dispose()
+
+
+def test_links_and_qr_codes_come_from_server_name(tmp_path: Path) -> None:
+    app = _new_app(tmp_path, SERVER_NAME="rummy.example.org", PREFERRED_URL_SCHEME="https")
+    client = app.test_client()
+    headers = {"Host": "rummy.example.org"}
+    game = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS},
+                       headers=headers).get_json()  # fmt: skip
+    assert game["view_url"] == f"https://rummy.example.org/games/{game['id']}"
+    assert game["edit_url"].startswith("https://rummy.example.org/games/")
+    qr = client.get(f"/games/{game['id']}/qr.svg", headers=headers)
+    assert qr.status_code == 200
+    # Another name for the same server is refused, not written into links.
+    assert client.get("/healthz", headers={"Host": "other.example"}).status_code == 400
+    database(app).dispose()
+
+
+def test_trusted_hosts_from_the_environment(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("TRUSTED_HOSTS", "rummy.lan, .club.example")
+    app = _new_app(tmp_path)
+    client = app.test_client()
+    assert client.get("/healthz", headers={"Host": "rummy.lan:5000"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "cards.club.example"}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "localhost"}).status_code == 400
+    database(app).dispose()
+
+
+def test_behind_a_tls_proxy_links_are_https_and_cookies_secure(tmp_path: Path) -> None:
+    app = _new_app(tmp_path, PROXY_FIX=1, TRUSTED_HOSTS=["rummy.lan"])
+    client = app.test_client()
+    proxied = {"Host": "rummy.lan", "X-Forwarded-Proto": "https", "X-Forwarded-For": "10.0.0.9"}
+    game = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS},
+                       headers=proxied).get_json()  # fmt: skip
+    assert game["edit_url"].startswith("https://rummy.lan/")
+    page = client.get(game["edit_url"].removeprefix("https://rummy.lan"), headers=proxied)
+    assert "Secure" in page.headers["Set-Cookie"]
+    plain = app.test_client().get("/", headers={"Host": "rummy.lan"})
+    assert "Secure" not in plain.headers.get("Set-Cookie", "")
+    database(app).dispose()
+
+
+# -- tokens: not in the cookie, not in a cache, not in a log ---------------------------------
+
+
+def _session_of(client: FlaskClient) -> str:
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    payload = cookie.value.split(".")[0]
+    compressed = payload.startswith(".") or cookie.value.startswith(".")
+    data = cookie.value.lstrip(".").split(".")[0]
+    raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    return (zlib.decompress(raw) if compressed else raw).decode()
+
+
+def test_the_session_cookie_keeps_no_edit_token_in_clear(probed: FlaskClient) -> None:
+    edit = _start(probed)
+    token = edit.rsplit("/", 1)[-1]
+    assert probed.get(edit).status_code == 200
+    decoded = _session_of(probed)
+    assert "recent" in decoded and token not in decoded
+    index = probed.get("/").get_data(as_text=True)
+    assert edit in index  # the phone still resumes its game by the edit link
+
+
+def test_an_older_session_with_tokens_in_clear_is_sealed_on_first_read(
+    probed: FlaskClient,
+) -> None:
+    game = _created(probed)
+    with probed.session_transaction() as session:
+        session["recent_games"] = [[game["id"], game["edit_token"]]]
+    assert f"/edit/{game['edit_token']}" in probed.get("/").get_data(as_text=True)
+    assert game["edit_token"] not in _session_of(probed)
+
+
+def test_anything_that_holds_a_token_is_never_stored_by_a_cache(probed: FlaskClient) -> None:
+    edit = _start(probed)
+    game_id = edit.split("/")[2]
+    for path in (edit, f"{edit}/live", f"{edit}/qr.svg", "/"):
+        answer = probed.get(path)
+        assert answer.headers["Cache-Control"] == "no-store", path
+    created = probed.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS})
+    assert created.headers["Cache-Control"] == "no-store"
+    token = edit.rsplit("/", 1)[-1]
+    read = probed.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    assert read.headers["Cache-Control"] == "no-store"
+    fresh = _new_app(Path(probed.application.instance_path).parent / "other").test_client()
+    view = fresh.get(f"/games/{game_id}")  # a view link: nothing secret
+    assert view.headers.get("Cache-Control") != "no-store"
+
+
+def test_logs_never_show_a_token() -> None:
+    line = '"GET /games/abc/edit/s3cr3t-T0ken_x/rounds/2?x=1 HTTP/1.1" 200 "https://h/games/abc/edit/s3cr3t-T0ken_x"'
+    assert "s3cr3t" not in redact(line)
+    assert redact("/games/abc/edit/tok") == "/games/abc/edit/***"
+    assert redact("Authorization: Bearer abc.def") == "Authorization: Bearer ***"
+    args = ("127.0.0.1", "GET /games/a/edit/tok HTTP/1.1", "200")
+    record = logging.LogRecord("werkzeug", logging.INFO, "", 0, '%s - "%s" %s', args, None)
+    assert RedactingFilter().filter(record)
+    assert "tok" not in record.getMessage() and "/edit/***" in record.getMessage()
+
+
+def test_the_error_log_of_a_crash_shows_no_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = _new_app(tmp_path)
+
+    @app.get("/games/<game_id>/edit/<token>/boom")
+    def boom(game_id: str, token: str) -> str:
+        raise RuntimeError("boom")
+
+    with caplog.at_level(logging.ERROR):
+        assert app.test_client().get("/games/g/edit/SECRETTOKEN/boom").status_code == 500
+    assert caplog.records and "SECRETTOKEN" not in caplog.text
+    database(app).dispose()
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+
+def test_names_lose_controls_zero_width_and_direction_overrides() -> None:
+    assert clean_name("An\u200bn\u202e") == "Ann"
+    assert clean_name("Bo\x00\x07 \t Cy") == "Bo Cy"
+    assert clean_name("\u2066\u200b\u202d") == ""  # nothing visible: an empty name
+    assert (
+        clean_name("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"
+    )  # a family emoji keeps its joiners
+    names, reasons = read_names(["\u202eAnn", "\u200b"])
+    assert names[0] == "Ann" and [r.code for r in reasons] == ["empty_name"]
+
+
+def test_names_are_compared_nfkc_normalised_and_case_folded() -> None:
+    assert name_key("Ａｎｎ") == name_key("ANN") == name_key("ann") == name_key("An\u200dn")
+    assert name_key("Straße") == name_key("STRASSE")
+    _, reasons = read_names(["Ann", "ＡＮＮ"])
+    assert [r.code for r in reasons] == ["duplicate_name"]
+    _, reasons = read_names(["Zoë", "Zoe\u0308"])  # the same letters, composed or not
+    assert [r.code for r in reasons] == ["duplicate_name"]
+
+
+def test_names_are_isolated_in_html(probed: FlaskClient) -> None:
+    edit = _start(probed, ["שרה", "Bo", "Cy"])
+    page = probed.get(edit).get_data(as_text=True)
+    assert "<bdi>שרה</bdi>" in page
+    assert "<bdi><script>" not in page
+    hostile = _start(probed, ["<b>x</b>", "Bo", "Cy"])
+    text = probed.get(hostile).get_data(as_text=True)
+    assert "<bdi>&lt;b&gt;x&lt;/b&gt;</bdi>" in text
