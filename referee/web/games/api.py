@@ -6,7 +6,7 @@ and `field` it is about where there is one), in the request's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -16,6 +16,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
 from referee.web.i18n import LANGUAGES, current_language
+from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
 from referee.web.messages import describe, describe_reason
 
 from . import store
@@ -141,26 +142,53 @@ def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
     return stored
 
 
+def _once(body: dict[str, Any]) -> store.Once | None:
+    """The write's key (SPEC "Never twice, never lost"), if it sends one."""
+    try:
+        key = key_of_request()
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field=HEADER)]) from None
+    if key is None:
+        return None
+
+    def answer(stored: store.StoredGame) -> store.Answer:
+        return store.Answer(200, _answer(stored).get_data(as_text=True), "application/json")
+
+    return store.Once(key, json_fingerprint(body), answer)
+
+
+def _kept(run: Callable[[], store.StoredGame]) -> ResponseReturnValue:
+    """Run a write: the game as written, a kept answer given again, or why not."""
+    try:
+        stored = run()
+    except store.Replayed as replay:
+        kept = replay.answer
+        return replayed(kept.status, kept.body, kept.content_type, kept.location)
+    except store.KeyReused as reused:
+        return _error(422, reused.code)
+    except store.Conflict as conflict:
+        return _conflict(conflict)
+    except store.GameNotFound:
+        return _error(404, "game_not_found")
+    return _answer(stored)
+
+
 def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
     body = _body()
     version = _version(body)
+    once = _once(body)
     posted = body.get("round", number)
     if isinstance(posted, bool) or not isinstance(posted, int) or number not in (None, posted):
         raise GameRefused([reason("bad_input", field="round")])
     results = read_results(stored.game, body.get("results"), _lang(body))
-    try:
-        if number is None:
-            stored = store.enter_round(game_id, posted, results, version=version)
-        else:
-            stored = store.correct_round(game_id, number, results, version=version)
-    except store.Conflict as conflict:
-        return _conflict(conflict)
-    except store.GameNotFound:
-        return _error(404, "game_not_found")
-    return _answer(stored)
+    if number is None:
+        return _kept(
+            lambda: store.enter_round(game_id, posted, results, version=version, once=once)
+        )
+    return _kept(lambda: store.correct_round(game_id, number, results, version=version, once=once))
 
 
 @api_bp.post("/<game_id>/rounds")
@@ -180,8 +208,5 @@ def undo(game_id: str) -> ResponseReturnValue:
     if not isinstance(stored, store.StoredGame):
         return stored
     body = _body() if request.get_data(cache=True).strip() else {}
-    try:
-        stored = store.undo(game_id, version=_version(body))
-    except store.Conflict as conflict:
-        return _conflict(conflict)
-    return _answer(stored)
+    version, once = _version(body), _once(body)
+    return _kept(lambda: store.undo(game_id, version=version, once=once))
