@@ -214,3 +214,12 @@ def test_undo_by_form_twice_with_one_key_undoes_once(app: Flask, client: FlaskCl
     assert client.post(location + "/undo", data=undo).status_code == 303
     assert client.post(location + "/undo", data=undo).status_code == 303
     assert _rounds(app, location.split("/")[2]) == 1
+
+
+def test_pages_with_the_edit_token_are_never_stored_on_the_way(client: FlaskClient) -> None:
+    location = _start(client)
+    for path in (location, location + "/live", location + "/qr.svg"):
+        assert client.get(path).headers["Cache-Control"] == "no-store", path
+    assert "no-store" not in client.get(location.split("/edit/")[0]).headers.get(
+        "Cache-Control", ""
+    )

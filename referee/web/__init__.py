@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, i18n, idempotency, picker, security
+from . import database, errors, i18n, idempotency, offline, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +61,7 @@ def create_app(
     database.init_app(app)
     picker.init_app(app)
     idempotency.init_app(app)
+    offline.init_app(app)
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp

@@ -264,6 +264,15 @@ def export_json(game_id: str) -> ResponseReturnValue:
     return _download(stored, body, "application/json", "json")
 
 
+@bp.after_request
+def no_store_with_a_token(response: Response) -> Response:
+    """A page reached by an edit link is never kept by a cache on the way (the phone's own
+    service worker keeps it, for the table without signal)."""
+    if request.view_args and "token" in request.view_args:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.context_processor
 def games_context() -> dict[str, object]:
     """The words the games templates use."""
