@@ -16,7 +16,8 @@ def test_the_manifest_names_the_app_in_the_phones_language(client: FlaskClient) 
     assert data["lang"] == "de" and data["display"] == "standalone" and data["scope"] == "/"
     assert data["description"].startswith("Schreibt")
     for icon in data["icons"]:
-        assert client.get(icon["src"]).status_code == 200
+        with client.get(icon["src"]) as served:
+            assert served.status_code == 200
 
 
 def test_the_service_worker_keeps_the_shell_and_is_never_cached(client: FlaskClient) -> None:
@@ -26,7 +27,8 @@ def test_the_service_worker_keeps_the_shell_and_is_never_cached(client: FlaskCli
     script = answer.get_data(as_text=True)
     for name in SHELL:
         assert f"/static/{name}" in script
-        assert client.get(f"/static/{name}").status_code == 200
+        with client.get(f"/static/{name}") as served:
+            assert served.status_code == 200
     assert '"/offline"' in script and "/offline?needs=server" in script
 
 
