@@ -98,6 +98,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "stale_version": {"version": 3, "current": 4},
     "missing_token": {},
     "bad_token": {},
+    "bad_idempotency_key": {},
+    "idempotency_key_reused": {},
     "bad_import": {},
     "mark_who_went_out": {},
     "check_fields": {},

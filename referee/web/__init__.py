@@ -10,7 +10,19 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import backup, database, errors, health, hosting, i18n, metrics, picker, security
+from . import (
+    backup,
+    database,
+    errors,
+    health,
+    hosting,
+    i18n,
+    idempotency,
+    metrics,
+    offline,
+    picker,
+    security,
+)
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +77,8 @@ def create_app(
     backup.init_app(app)
     picker.init_app(app)
     metrics.init_app(app)
+    idempotency.init_app(app)
+    offline.init_app(app)
 
     from . import api, games, printing, refereeing
     from .games.api import api_bp as games_api_bp

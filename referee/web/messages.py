@@ -372,6 +372,13 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "check what changed, then save again."
     ),
     "missing_token": lambda p: gettext("Changing a game needs its edit link (its edit token)."),
+    "bad_idempotency_key": lambda p: gettext(
+        "An Idempotency-Key is 8 to 64 letters, digits or signs, like a UUID."
+    ),
+    "idempotency_key_reused": lambda p: gettext(
+        "This Idempotency-Key was sent before with another request to this game: "
+        "a new request needs a new key."
+    ),
     "bad_token": lambda p: gettext(
         "This is not the game's edit token: changing a game needs its edit link."
     ),
@@ -437,6 +444,8 @@ WEB_CODES: Final = frozenset(
         "stale_version",
         "missing_token",
         "bad_token",
+        "bad_idempotency_key",
+        "idempotency_key_reused",
         "bad_import",
         "duplicate_result",
         "missing_result",

@@ -6,7 +6,7 @@ and `field` it is about where there is one), in the request's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -19,6 +19,7 @@ from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.hosting import keep_private
 from referee.web.i18n import LANGUAGES, current_language
+from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
 from referee.web.messages import describe, describe_reason
 
 from . import store
@@ -114,7 +115,15 @@ _WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
     403: (ErrorAnswer, "No edit token (`missing_token`), or not this game's (`bad_token`)"),
     404: _NOT_FOUND,
     409: (ConflictAnswer, "`version` is stale: the game's version now and what changed since"),
+    422: (ErrorAnswer, "This Idempotency-Key came before with another body"),
 }
+_KEY = Parameter(
+    HEADER,
+    "header",
+    {"type": "string", "minLength": 8, "maxLength": 64, "pattern": "^[!-~]{8,64}$"},
+    "any 8 to 64 visible characters (a UUID): the same key again answers the first answer "
+    "and changes nothing; keys belong to the game and are kept at least 7 days",
+)
 _ROUND_EXAMPLE = {
     "round": 1,
     "results": [
@@ -191,25 +200,54 @@ def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
     return stored
 
 
-def _write(game_id: str, number: int | None) -> ResponseReturnValue:
-    stored = _authorised(game_id)
-    if not isinstance(stored, store.StoredGame):
-        return stored
-    body = read_body(RoundBody, _body(), stored.game.players)
-    posted = body.round if body.round is not None else number
-    if posted is None or number not in (None, posted):
-        raise GameRefused([reason("bad_input", field="round")])
-    results = read_results(stored.game, body.results, _lang(body.lang))
+def _once(body: dict[str, Any]) -> store.Once | None:
+    """The write's key (SPEC "Never twice, never lost"), if it sends one."""
     try:
-        if number is None:
-            stored = store.enter_round(game_id, posted, results, version=body.version)
-        else:
-            stored = store.correct_round(game_id, number, results, version=body.version)
+        key = key_of_request()
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field=HEADER)]) from None
+    if key is None:
+        return None
+
+    def answer(stored: store.StoredGame) -> store.Answer:
+        return store.Answer(200, _answer(stored).get_data(as_text=True), "application/json")
+
+    return store.Once(key, json_fingerprint(body), answer)
+
+
+def _kept(run: Callable[[], store.StoredGame]) -> ResponseReturnValue:
+    """Run a write: the game as written, a kept answer given again, or why not."""
+    try:
+        stored = run()
+    except store.Replayed as replay:
+        kept = replay.answer
+        return replayed(kept.status, kept.body, kept.content_type, kept.location)
+    except store.KeyReused as reused:
+        return _error(422, reused.code)
     except store.Conflict as conflict:
         return _conflict(conflict)
     except store.GameNotFound:
         return _error(404, "game_not_found")
     return _answer(stored)
+
+
+def _write(game_id: str, number: int | None) -> ResponseReturnValue:
+    stored = _authorised(game_id)
+    if not isinstance(stored, store.StoredGame):
+        return stored
+    raw = _body()
+    body = read_body(RoundBody, raw, stored.game.players)
+    once = _once(raw)
+    posted = body.round if body.round is not None else number
+    if posted is None or number not in (None, posted):
+        raise GameRefused([reason("bad_input", field="round")])
+    results = read_results(stored.game, body.results, _lang(body.lang))
+    version = body.version
+    if number is None:
+        return _kept(
+            lambda: store.enter_round(game_id, posted, results, version=version, once=once)
+        )
+    return _kept(lambda: store.correct_round(game_id, number, results, version=version, once=once))
 
 
 @api_bp.post("/<game_id>/rounds")
@@ -220,7 +258,7 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     tag="games",
     request=RoundBody,
     answers=_WRITE_ANSWERS,
-    parameters=[_GAME_ID],
+    parameters=[_GAME_ID, _KEY],
     token=True,
     example=_ROUND_EXAMPLE,
 )
@@ -238,7 +276,7 @@ def add_round(game_id: str) -> ResponseReturnValue:
     tag="games",
     request=RoundBody,
     answers=_WRITE_ANSWERS,
-    parameters=[_GAME_ID, _ROUND],
+    parameters=[_GAME_ID, _ROUND, _KEY],
     token=True,
     example=_ROUND_EXAMPLE,
 )
@@ -255,7 +293,7 @@ def edit_round(game_id: str, number: int) -> ResponseReturnValue:
     tag="games",
     request=UndoBody,
     answers=_WRITE_ANSWERS,
-    parameters=[_GAME_ID],
+    parameters=[_GAME_ID, _KEY],
     token=True,
     example={"version": 2},
 )
@@ -264,9 +302,7 @@ def undo(game_id: str) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    body = read_body(UndoBody, _body() if request.get_data(cache=True).strip() else {})
-    try:
-        stored = store.undo(game_id, version=body.version)
-    except store.Conflict as conflict:
-        return _conflict(conflict)
-    return _answer(stored)
+    raw = _body() if request.get_data(cache=True).strip() else {}
+    body = read_body(UndoBody, raw)
+    version, once = body.version, _once(raw)
+    return _kept(lambda: store.undo(game_id, version=version, once=once))

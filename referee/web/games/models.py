@@ -12,6 +12,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
@@ -65,4 +66,19 @@ changes = Table(
     Column("before", JSON, nullable=True),  # the round's results before (None: not entered)
     Column("after", JSON, nullable=True),  # the round's results after (None: removed)
     Column("undone", Boolean, nullable=False, default=False),
+)
+
+#: The answers to writes sent with an `Idempotency-Key` (SPEC "Never twice, never lost"): a
+#: repeat with the same key gets the same answer and changes nothing. Keys belong to a game.
+requests = Table(
+    "game_requests",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),  # sha256 of what was asked
+    Column("status", Integer, nullable=False),
+    Column("content_type", String(64), nullable=True),
+    Column("body", Text, nullable=True),
+    Column("location", String(600), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )

@@ -12,12 +12,12 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from referee.engine.cards import Rank
-from referee.engine.game import Action, Game, SeatResult
+from referee.engine.game import MAX_ROUNDS_WITHOUT_CONTRACTS, Action, Game, SeatResult
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.security import bdi
-from referee.web.words import house_rules_in_words, rank_label, variant_name
+from referee.web.words import contract_text, house_rules_in_words, rank_label, variant_name
 
 from . import store
 from .links import edit_url, view_url
@@ -147,9 +147,54 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
 
 
 def editing_context(stored: store.StoredGame) -> dict[str, Any]:
-    """What the edit pages add: the history shown and whether undo is possible."""
+    """What the edit pages add: the history shown, whether undo is possible, and what the
+    outbox needs to carry on without signal."""
     return {
         "history": store.history(stored.id, limit=HISTORY_SHOWN),
         "can_undo": stored.game.can_undo(store.last_change(stored.id)),
         "classes": class_views(stored.game.variant),
+        "schedule_json": schedule_json(stored.game),
+        "outbox_texts": outbox_texts(),
     }
+
+
+def schedule_json(game: Game) -> str:
+    """The rounds still to play, for the form to move on to without signal: number, heading
+    and dealer (a seat)."""
+    upcoming = game.next_round
+    if upcoming is None:
+        return "[]"
+    last = game.variant.rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
+    rows = []
+    for number in range(upcoming, last + 1):
+        deal = game.deal(number)
+        rows.append(
+            {
+                "round": number,
+                "title": gettext("Enter round %(number)s", number=number),
+                "contract": contract_text(deal.contract) if deal.contract is not None else "",
+                "dealer": deal.dealer,
+            }
+        )
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def outbox_texts() -> str:
+    """The outbox's words ({name}-style blanks filled in by outbox.js)."""
+    return json.dumps(
+        {
+            "round": gettext("Round"),
+            "add": gettext("Round %(number)s entered", number="{number}"),
+            "edit": gettext("Round %(number)s corrected", number="{number}"),
+            "undo": gettext("Undo the last change"),
+            "waiting": gettext("waiting for signal"),
+            "held": gettext("waits for the entry above"),
+            "saved": gettext("saved ✓"),
+            "refused": gettext("refused: %(reason)s", reason="{reason}"),
+            "refused_short": gettext("refused"),
+            "fix": gettext("Fix it"),
+            "discard": gettext("Delete"),
+            "out": gettext("%(name)s out", name="{name}"),
+        },
+        ensure_ascii=False,
+    )

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, SeatResult, reason
 from referee.web.i18n import current_language
+from referee.web.idempotency import HEADER, form_fingerprint, key_of_request
 from referee.web.inputs import whole_number
 from referee.web.messages import describe, describe_reason
 
@@ -164,13 +165,20 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
         return _render(stored, token, form, target, template=template, reasons=reasons, status=400)
     version = _whole(form.version.data)
     classes = [c.points for c in class_views(game.variant)]
+    back = url_for("games.edit", game_id=stored.id, token=token, _anchor="scores")
     try:
+        once = _once(back)
         results = form.seat_results(game, classes, current_language())
         if number is None:
             number_posted = _whole(form.round.data) or target
-            store.enter_round(stored.id, number_posted, results, version=version)
+            store.enter_round(stored.id, number_posted, results, version=version, once=once)
         else:
-            store.correct_round(stored.id, number, results, version=version)
+            store.correct_round(stored.id, number, results, version=version, once=once)
+    except store.Replayed as replay:
+        return redirect(replay.answer.location or back, 303)
+    except store.KeyReused as reused:
+        reasons = (reason(reused.code, field=HEADER),)
+        return _render(stored, token, form, target, template=template, reasons=reasons, status=422)
     except GameRefused as refused:
         fresh = store.load(stored.id) or stored
         return _render(
@@ -180,7 +188,22 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
         return _stale(game_id, token, form, number, target, template, conflict)
     except store.GameNotFound:
         abort(404)
-    return redirect(url_for("games.edit", game_id=stored.id, token=token, _anchor="scores"), 303)
+    return redirect(back, 303)
+
+
+def _once(back: str) -> store.Once | None:
+    """The form's key: a second post of the same form (a double tap, a retry) changes nothing.
+
+    GameRefused for a key of another shape than a key.
+    """
+    try:
+        key = key_of_request()
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field=HEADER)]) from None
+    if key is None:
+        return None
+    fingerprint = form_fingerprint(request.form.items(multi=True))
+    return store.Once(key, fingerprint, lambda _stored: store.Answer(303, location=back))
 
 
 def _stale(
@@ -241,14 +264,19 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
+    back = url_for("games.edit", game_id=stored.id, token=token, _anchor="scores")
     try:
-        store.undo(stored.id, version=_whole(form.version.data))
-    except (GameRefused, store.Conflict) as error:
+        store.undo(stored.id, version=_whole(form.version.data), once=_once(back))
+    except store.Replayed:
+        return redirect(back, 303)
+    except (GameRefused, store.Conflict, store.KeyReused) as error:
         fresh = store.load(stored.id) or stored
         number = fresh.game.next_round
         round_form = _round_form(fresh, number) if number else None
         if isinstance(error, GameRefused):
             reasons, status = error.reasons, 400
+        elif isinstance(error, store.KeyReused):
+            reasons, status = (reason(error.code, field=HEADER),), 422
         else:
             reasons, status = (reason(error.code, **error.params),), 409
         return _render(
@@ -260,4 +288,4 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
             reasons=reasons,
             status=status,
         )
-    return redirect(url_for("games.edit", game_id=stored.id, token=token, _anchor="scores"), 303)
+    return redirect(back, 303)

@@ -3,7 +3,10 @@ else. The rules are the engine's (`referee.engine.game`): a write loads the game
 lock, lets the engine take the step, and keeps the new rounds and the change.
 
 A writer names the version it saw; a stale one is a `Conflict` listing what changed since
-(optimistic concurrency). Edit tokens are kept as hashes only.
+(optimistic concurrency). A writer may also send a key (SPEC "Never twice, never lost"): the
+answer to a write is kept with its key in the same transaction as the write, so a repeat (a
+retry after a lost answer, a double tap) gets that answer and changes nothing. Edit tokens are
+kept as hashes only.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import hmac
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Row, delete, insert, select, update
@@ -24,7 +27,10 @@ from referee.engine.game import Action, Change, Game, SeatResult, Step
 from referee.engine.variants import get_variant
 from referee.web.database import database
 
-from .models import changes, games, rounds
+from .models import changes, games, requests, rounds
+
+#: How long the answer to a keyed write is kept (SPEC: at least 7 days).
+KEYS_KEPT = timedelta(days=8)
 
 #: Game ids are 22 url-safe characters; anything far from that is not looked up.
 _ID_LENGTHS = range(16, 33)
@@ -46,6 +52,41 @@ class Conflict(StoreError):
         super().__init__("stale_version", version=version, current=current)
         self.current = current
         self.since = since
+
+
+class KeyReused(StoreError):
+    """The same key was sent before with another request: a 422, nothing changes."""
+
+    def __init__(self) -> None:
+        super().__init__("idempotency_key_reused")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a write answered: a status with a body, or a redirect."""
+
+    status: int
+    body: str | None = None
+    content_type: str | None = None
+    location: str | None = None
+
+
+class Replayed(Exception):
+    """The write was done before under this key: `answer` is what it answered then."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(answer.status)
+        self.answer = answer
+
+
+@dataclass(frozen=True)
+class Once:
+    """A write sent with a key: `fingerprint` says what was asked, `answer` makes the answer to
+    keep from the game as written (inside the write's transaction)."""
+
+    key: str
+    fingerprint: str
+    answer: Callable[[StoredGame], Answer]
 
 
 @dataclass(frozen=True)
@@ -285,20 +326,30 @@ def create(game: Game, *, lang: str, steps: Sequence[Step] = ()) -> tuple[Stored
 
 
 def enter_round(
-    game_id: str, number: int, results: Sequence[SeatResult], *, version: int | None
+    game_id: str,
+    number: int,
+    results: Sequence[SeatResult],
+    *,
+    version: int | None,
+    once: Once | None = None,
 ) -> StoredGame:
     """Round `number` entered (GameRefused from the engine when the rules say no)."""
-    return _write(game_id, version, lambda game, _conn: game.enter_round(number, results))
+    return _write(game_id, version, lambda game, _conn: game.enter_round(number, results), once)
 
 
 def correct_round(
-    game_id: str, number: int, results: Sequence[SeatResult], *, version: int | None
+    game_id: str,
+    number: int,
+    results: Sequence[SeatResult],
+    *,
+    version: int | None,
+    once: Once | None = None,
 ) -> StoredGame:
     """Round `number` corrected."""
-    return _write(game_id, version, lambda game, _conn: game.correct_round(number, results))
+    return _write(game_id, version, lambda game, _conn: game.correct_round(number, results), once)
 
 
-def undo(game_id: str, *, version: int | None) -> StoredGame:
+def undo(game_id: str, *, version: int | None, once: Once | None = None) -> StoredGame:
     """The newest change not yet taken back, taken back."""
 
     def take(game: Game, conn: Connection) -> Step:
@@ -308,19 +359,24 @@ def undo(game_id: str, *, version: int | None) -> StoredGame:
         conn.execute(update(changes).where(changes.c.id == last.id).values(undone=True))
         return step
 
-    return _write(game_id, version, take)
+    return _write(game_id, version, take, once)
 
 
 def _write(
-    game_id: str, version: int | None, take: Callable[[Game, Connection], Step]
+    game_id: str,
+    version: int | None,
+    take: Callable[[Game, Connection], Step],
+    once: Once | None = None,
 ) -> StoredGame:
-    """Take a step on the locked game if `version` is current, and keep it."""
+    """Take a step on the locked game if `version` is current, and keep it (and its answer)."""
     if not _valid_id(game_id):
         raise GameNotFound()
     with database().writing() as conn:
         stored = _load(conn, game_id, lock=True)
         if stored is None:
             raise GameNotFound()
+        if once is not None:
+            _replay_if_done(conn, game_id, once)  # before the version: a retry is not stale
         current = stored.game.version
         if version is not None and version != current:
             # A version from the future (or far past) is stale too; only real ones have history.
@@ -336,8 +392,38 @@ def _write(
         if done.rowcount != 1:  # pragma: no cover - the row lock makes this unreachable
             raise Conflict(current, current + 1, [])
         result = _load(conn, game_id)
-    assert result is not None
+        assert result is not None
+        if once is not None:
+            _keep_answer(conn, game_id, once, once.answer(result))
     return result
+
+
+def _replay_if_done(conn: Connection, game_id: str, once: Once) -> None:
+    row = conn.execute(
+        select(requests).where(requests.c.game_id == game_id, requests.c.key == once.key)
+    ).first()
+    if row is None:
+        return
+    if row.fingerprint != once.fingerprint:
+        raise KeyReused()
+    raise Replayed(Answer(row.status, row.body, row.content_type, row.location))
+
+
+def _keep_answer(conn: Connection, game_id: str, once: Once, answer: Answer) -> None:
+    now = _now()
+    conn.execute(delete(requests).where(requests.c.created_at < now - KEYS_KEPT))
+    conn.execute(
+        insert(requests).values(
+            game_id=game_id,
+            key=once.key,
+            fingerprint=once.fingerprint,
+            status=answer.status,
+            content_type=answer.content_type,
+            body=answer.body,
+            location=answer.location,
+            created_at=now,
+        )
+    )
 
 
 def _keep(conn: Connection, game_id: str, step: Step) -> None:

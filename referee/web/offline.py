@@ -1,0 +1,134 @@
+"""The installable app and its life without signal: the web app manifest, the service worker at
+`/` scope, and the page shown for an address never opened before while offline.
+
+The service worker (templates/offline/sw.js) precaches the app shell named here, keeps every
+game and rule page a phone opens (network first), and replays the outbox of writes made
+without signal (static/js/outbox-core.js). Its cache name carries a digest of the shell, so a
+new release replaces the old shell.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
+
+from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from .i18n import current_language
+
+bp = Blueprint("offline", __name__)
+
+#: Files every page needs, kept by the service worker at install (paths under static/).
+SHELL: Final = (
+    "css/app.css",
+    "css/games.css",
+    "css/card-picker.css",
+    "css/printing.css",
+    "css/refereeing.css",
+    "js/htmx-2.0.11.min.js",
+    "js/app.js",
+    "js/games.js",
+    "js/card-picker.js",
+    "js/refereeing.js",
+    "js/idb-8.0.4.min.js",
+    "js/outbox-core.js",
+    "js/outbox.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+)
+THEME_COLOR: Final = "#0b4fa8"
+
+
+def app_version() -> str:
+    try:
+        return metadata.version("rummy-referee")
+    except metadata.PackageNotFoundError:  # pragma: no cover - always installed (pip -e)
+        return "0"
+
+
+@cache
+def _shell_digest(static_folder: str) -> str:
+    digest = hashlib.sha256(app_version().encode())
+    for name in SHELL:
+        digest.update(name.encode())
+        digest.update((Path(static_folder) / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def shell_digest() -> str:
+    """Changes with the app's version and with every byte of the shell."""
+    return _shell_digest(str(current_app.static_folder))
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> ResponseReturnValue:
+    """The web app manifest: the app installs to a phone's home screen, in its language."""
+    icon = {"type": "image/png"}
+    data: dict[str, Any] = {
+        "name": "Rummy Referee",
+        "short_name": "Rummy",
+        "description": gettext(
+            "Keeps the score of Contract Rummy, referees melds and prints rule cards."
+        ),
+        "lang": current_language(),
+        "start_url": url_for("games.index"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOR,
+        "background_color": "#ffffff",
+        "icons": [
+            {**icon, "src": url_for("static", filename=f"icons/icon-{n}.png"), "sizes": f"{n}x{n}"}
+            for n in (192, 512)
+        ]
+        + [
+            {
+                **icon,
+                "src": url_for("static", filename=f"icons/maskable-{n}.png"),
+                "sizes": f"{n}x{n}",
+                "purpose": "maskable",
+            }
+            for n in (192, 512)
+        ],
+    }
+    response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> ResponseReturnValue:
+    """The service worker, at the site's root so that its scope is every page."""
+    shell = [url_for("static", filename=name) for name in SHELL]
+    shell += [url_for("offline.page"), url_for("offline.page", needs="server")]
+    script = render_template(
+        "offline/sw.js",
+        version=shell_digest(),
+        shell=json.dumps(shell),
+        core=url_for("static", filename="js/outbox-core.js"),
+        idb=url_for("static", filename="js/idb-8.0.4.min.js"),
+        offline=url_for("offline.page"),
+        needs_server=url_for("offline.page", needs="server"),
+    )
+    response = Response(script, mimetype="text/javascript")
+    # A browser checks for a new worker on every visit: never from a cache on the way.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def page() -> ResponseReturnValue:
+    """What a phone without signal sees for a page it never opened (`?needs=server`: the
+    referee, which always needs the server)."""
+    needs_server = request.args.get("needs") == "server"
+    return render_template("offline/page.html", needs_server=needs_server)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

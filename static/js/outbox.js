@@ -1,0 +1,365 @@
+// Never lose a round: on a game's edit pages, saving a round, a correction or an undo goes
+// through the outbox (outbox-core.js). With signal nothing changes: the write is sent at once
+// and the page goes on as after a plain form. Without signal the write waits on the phone, the
+// page says so, the score table shows the waiting round, and the form moves on to the next
+// round; the outbox sends it when the signal is back (online event, Background Sync, retries).
+// A write the server refuses stays on the phone, shown with its reason, to be fixed.
+// Without JavaScript the forms post as they always did.
+(function () {
+  "use strict";
+
+  var Outbox = window.RummyOutbox;
+  var panel = document.getElementById("outbox");
+  if (!Outbox || !panel || !window.indexedDB) { return; }
+  var game = panel.dataset.outboxGame;
+  var texts = JSON.parse(panel.dataset.texts || "{}");
+  var retry = null;
+  var delay = 2000;
+
+  function say(name, values) {
+    var text = texts[name] || name;
+    Object.keys(values || {}).forEach(function (key) {
+      text = text.split("{" + key + "}").join(String(values[key]));
+    });
+    return text;
+  }
+
+  function uuid() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+  }
+
+  function fieldsOf(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    var fields = [];
+    data.forEach(function (value, name) {
+      if (typeof value === "string") { fields.push([name, value]); }
+    });
+    return fields;
+  }
+
+  function valueOf(fields, name) {
+    var found = fields.filter(function (pair) { return pair[0] === name; })[0];
+    return found ? found[1] : "";
+  }
+
+  // What a round's entry holds, for people: "Ann out · Bo 25 · Cy 30".
+  function summaryOf(form, fields) {
+    var out = valueOf(fields, "went_out");
+    var parts = [];
+    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
+      var index = seat.dataset.seat;
+      var name = seat.dataset.name || seat.querySelector("legend").textContent.trim();
+      var points = valueOf(fields, "seats-" + index + "-penalty");
+      parts.push(out === index ? say("out", { name: name }) : name + " " + (points || "?"));
+    });
+    return parts.join(" · ");
+  }
+
+  // -- showing the outbox ------------------------------------------------------------------
+
+  function button(label, onClick) {
+    var node = document.createElement("button");
+    node.type = "button";
+    node.className = "button";
+    node.textContent = label;
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  function render(all) {
+    var mine = all.filter(function (entry) { return entry.game === game; });
+    var list = panel.querySelector("ol");
+    list.textContent = "";
+    var held = false;
+    mine.forEach(function (entry) {
+      var item = document.createElement("li");
+      item.className = "outbox-entry is-" + entry.state;
+      var title = document.createElement("strong");
+      title.textContent = entry.label;
+      var state = document.createElement("span");
+      state.className = "outbox-state";
+      if (entry.state === "saved") {
+        state.textContent = say("saved");
+      } else if (entry.state === "refused") {
+        state.textContent = say("refused", { reason: entry.reason });
+      } else {
+        state.textContent = say(held ? "held" : "waiting");
+      }
+      item.appendChild(title);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(state);
+      if (entry.summary) {
+        var what = document.createElement("small");
+        what.textContent = entry.summary;
+        item.appendChild(what);
+      }
+      if (entry.state === "refused") {
+        item.appendChild(button(say("fix"), function () { fix(entry); }));
+        item.appendChild(button(say("discard"), function () {
+          Outbox.remove(entry.id).then(refresh);
+        }));
+      }
+      if (entry.state !== "saved") { held = true; }
+      list.appendChild(item);
+    });
+    panel.hidden = mine.length === 0;
+    showWaitingRounds(mine);
+  }
+
+  // Before the first round is saved there is no score table: one is drawn for the waiting rounds.
+  function scoreTable(names) {
+    var body = document.querySelector(".score-table tbody");
+    var scores = document.getElementById("scores");
+    if (body || !scores || !names.length) { return body; }
+    var table = document.createElement("table");
+    table.className = "score-table";
+    var head = table.createTHead().insertRow();
+    [say("round")].concat(names).forEach(function (text) {
+      var cell = document.createElement("th");
+      cell.scope = "col";
+      cell.textContent = text;
+      head.appendChild(cell);
+    });
+    var scroll = document.createElement("div");
+    scroll.className = "table-scroll";
+    scroll.appendChild(table);
+    scores.appendChild(scroll);
+    var empty = scores.querySelector(".empty");
+    if (empty) { empty.hidden = true; }
+    return table.createTBody();
+  }
+
+  // The score table shows each round still waiting, marked as such.
+  function showWaitingRounds(mine) {
+    document.querySelectorAll("tr.is-waiting").forEach(function (row) { row.remove(); });
+    var waiting = mine.filter(function (entry) {
+      return entry.action === "add" && entry.state !== "saved";
+    });
+    var form = document.querySelector("form[data-outbox=add]");
+    var names = form ? Array.prototype.map.call(form.querySelectorAll("fieldset.seat"), function (seat) {
+      return seat.dataset.name;
+    }) : [];
+    var body = waiting.length ? scoreTable(names) : null;
+    if (!body) { return; }
+    waiting.forEach(function (entry) {
+      var row = document.createElement("tr");
+      row.className = "is-waiting";
+      var head = document.createElement("th");
+      head.scope = "row";
+      head.textContent = entry.round + " ⏳";
+      var hidden = document.createElement("span");
+      hidden.className = "visually-hidden";
+      hidden.textContent = " " + say(entry.state === "refused" ? "refused_short" : "waiting");
+      head.appendChild(hidden);
+      row.appendChild(head);
+      (entry.cells || []).forEach(function (text) {
+        var cell = document.createElement("td");
+        cell.textContent = text;
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+  }
+
+  function refresh() {
+    return Outbox.entries(game).then(function (all) {
+      render(all);
+      catchUp(all);
+    });
+  }
+
+  // A page opened again (from the cache, without signal) shows the form of the round after the
+  // ones waiting on this phone, not a round already entered here.
+  function catchUp(all) {
+    var form = document.querySelector("form[data-outbox=add]");
+    if (!form || form.dataset.outboxBusy) { return; }
+    var pending = all.filter(function (entry) {
+      return entry.game === game && entry.state !== "saved";
+    });
+    var adds = pending.filter(function (entry) { return entry.action === "add"; });
+    if (!adds.length) { return; }
+    var last = adds[adds.length - 1];
+    if (Number(form.dataset.outboxRound) > last.round) { return; }
+    var written = Number(valueOf(last.fields, "version") || "0");
+    form.elements.version.value = String(written);  // moveOn counts the waiting one
+    moveOn(form, last);
+  }
+
+  // -- sending -----------------------------------------------------------------------------
+
+  function schedule() {
+    window.clearTimeout(retry);
+    retry = window.setTimeout(flush, delay);
+    delay = Math.min(delay * 2, 60000);
+  }
+
+  function flush() {
+    return Outbox.flush().then(function (all) {
+      render(all);
+      var mine = all.filter(function (entry) { return entry.game === game; });
+      var waiting = mine.some(function (entry) { return entry.state === "waiting"; });
+      var saved = mine.filter(function (entry) { return entry.state === "saved"; });
+      if (waiting) {
+        schedule();
+      } else {
+        delay = 2000;
+      }
+      if (saved.length) {
+        // Shown as saved for a moment, then gone: the score table has them now.
+        window.setTimeout(function () {
+          Promise.all(saved.map(function (entry) { return Outbox.remove(entry.id); })).then(function () {
+            if (!waiting && window.htmx && document.getElementById("live")) {
+              window.htmx.trigger("#live", "refresh");
+            }
+            refresh();
+          });
+        }, 4000);
+      }
+      return all;
+    });
+  }
+
+  function ask() {
+    if (navigator.serviceWorker && window.SyncManager) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        return registration.sync.register("outbox");
+      }).catch(function () { /* no Background Sync: the online event and retries remain */ });
+    }
+  }
+
+  // A refused write goes back to the server as a plain form: the page that answers shows why,
+  // with everything typed kept, beside what is saved.
+  function fix(entry) {
+    var form = document.createElement("form");
+    form.method = "post";
+    form.action = entry.url;
+    form.hidden = true;
+    entry.fields.forEach(function (pair) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[0] === "Idempotency-Key" ? uuid() : pair[1];
+      form.appendChild(input);
+    });
+    document.body.appendChild(form);
+    Outbox.remove(entry.id).then(function () { form.submit(); });
+  }
+
+  // -- the forms ---------------------------------------------------------------------------
+
+  // Without signal the round form moves on to the next round (its number, contract and dealer
+  // from the schedule the page carries); its version counts the waiting writes.
+  function moveOn(form, entry) {
+    var schedule = JSON.parse(form.dataset.schedule || "[]");
+    var next = schedule.filter(function (row) { return row.round === entry.round + 1; })[0];
+    if (!next) {
+      form.hidden = true;
+      return;
+    }
+    form.reset();
+    form.querySelectorAll("input[type=text], input[inputmode], textarea").forEach(function (input) {
+      if (input.type !== "hidden") { input.value = ""; }
+    });
+    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
+      seat.classList.remove("is-out");
+      seat.classList.toggle("is-dealer", Number(seat.dataset.seat) === next.dealer);
+    });
+    form.elements.round.value = String(next.round);
+    form.elements.version.value = String(Number(form.elements.version.value || "0") + 1);
+    form.elements["Idempotency-Key"].value = uuid();
+    var title = form.querySelector("[data-outbox-title]");
+    if (title) {
+      title.textContent = next.title + " ";
+      if (next.contract) {
+        var contract = document.createElement("small");
+        contract.textContent = next.contract;
+        title.appendChild(contract);
+      }
+    }
+    form.dataset.outboxRound = String(next.round);
+    var first = form.querySelector("input, textarea");
+    if (first) { first.focus(); }
+  }
+
+  function cellsOf(form, fields) {
+    var out = valueOf(fields, "went_out");
+    var cells = [];
+    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
+      var index = seat.dataset.seat;
+      cells.push(out === index ? "★" : valueOf(fields, "seats-" + index + "-penalty") || "?");
+    });
+    return cells;
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-outbox]") || form.dataset.outboxOff) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (form.dataset.outboxBusy) { return; }  // a double tap: the first one is on its way
+    form.dataset.outboxBusy = "1";
+    var fields = fieldsOf(form, event.submitter);
+    var action = form.dataset.outbox;
+    var round = Number(form.dataset.outboxRound || valueOf(fields, "round") || "0");
+    var entry = {
+      id: uuid(),
+      game: game,
+      url: form.action,
+      fields: fields,
+      key: valueOf(fields, "Idempotency-Key") || uuid(),
+      action: action,
+      round: round,
+      label: say(action, { number: round }),
+      summary: action === "undo" ? "" : summaryOf(form, fields),
+      cells: action === "add" ? cellsOf(form, fields) : [],
+      created: Date.now(),
+      state: "waiting",
+      reason: ""
+    };
+    Outbox.put(entry).then(function () {
+      return Outbox.send(entry);
+    }).then(function (outcome) {
+      delete form.dataset.outboxBusy;
+      if (outcome.state === "saved") {
+        return Outbox.remove(entry.id).then(function () { window.location.assign(outcome.url); });
+      }
+      if (outcome.state === "refused") {
+        // The server is there and says no: let it say so on its own page, as without us.
+        return Outbox.remove(entry.id).then(function () {
+          form.dataset.outboxOff = "1";
+          if (event.submitter && event.submitter.name) {
+            var pressed = document.createElement("input");
+            pressed.type = "hidden";
+            pressed.name = event.submitter.name;
+            pressed.value = event.submitter.value;
+            form.appendChild(pressed);
+          }
+          form.submit();
+        });
+      }
+      ask();
+      schedule();
+      if (action === "add") {
+        moveOn(form, entry);
+      } else if (form.dataset.outboxBack) {
+        window.location.assign(form.dataset.outboxBack);
+        return;
+      }
+      return refresh();
+    });
+  }, true);
+
+  window.addEventListener("online", function () {
+    delay = 2000;
+    flush();
+  });
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.outbox) { refresh(); }
+    });
+  }
+  document.addEventListener("htmx:afterSwap", function () { refresh(); });
+  refresh().then(flush);
+})();

@@ -1,0 +1,44 @@
+"""The installable app's files: the manifest, the service worker and the offline page."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+
+from referee.web.offline import SHELL
+
+
+def test_the_manifest_names_the_app_in_the_phones_language(client: FlaskClient) -> None:
+    answer = client.get("/manifest.webmanifest", headers={"Accept-Language": "de"})
+    assert answer.mimetype == "application/manifest+json"
+    data = json.loads(answer.data)
+    assert data["lang"] == "de" and data["display"] == "standalone" and data["scope"] == "/"
+    assert data["description"].startswith("Schreibt")
+    for icon in data["icons"]:
+        with client.get(icon["src"]) as served:
+            assert served.status_code == 200
+
+
+def test_the_service_worker_keeps_the_shell_and_is_never_cached(client: FlaskClient) -> None:
+    answer = client.get("/sw.js")
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    script = answer.get_data(as_text=True)
+    for name in SHELL:
+        assert f"/static/{name}" in script
+        with client.get(f"/static/{name}") as served:
+            assert served.status_code == 200
+    assert '"/offline"' in script and "/offline?needs=server" in script
+
+
+def test_the_offline_pages_say_what_works_without_signal(client: FlaskClient) -> None:
+    page = client.get("/offline?lang=pt").get_data(as_text=True)
+    assert "Sem sinal" in page and "não foi aberta" in page
+    referee = client.get("/offline?needs=server&lang=en").get_data(as_text=True)
+    assert "needs a connection" in referee
+
+
+def test_every_page_links_the_manifest(client: FlaskClient) -> None:
+    for path in ("/", "/referee", "/rules"):
+        assert 'rel="manifest" href="/manifest.webmanifest"' in client.get(path).text
