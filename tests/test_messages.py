@@ -101,6 +101,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "bad_import": {},
     "mark_who_went_out": {},
     "check_fields": {},
+    # clubs
+    "club_not_found": {},
+    "missing_club_token": {},
+    "bad_club_token": {},
+    "empty_club_name": {},
+    "club_name_too_long": {"max": 40},
+    "too_many_members": {"max": 60},
+    "no_game_to_rematch": {},
+    "bad_club_import": {},
+    "bad_club_game": {"game": 3, "reason": "There is no variant called “poker”."},
 }
 
 

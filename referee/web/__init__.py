@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, i18n, picker, security
+from . import charts, database, errors, i18n, picker, security
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -60,13 +60,25 @@ def create_app(
     security.init_app(app)
     database.init_app(app)
     picker.init_app(app)
+    charts.init_app(app)
 
-    from . import api, games, printing, refereeing
+    from . import api, clubs, games, printing, refereeing
+    from .clubs.api import api_bp as clubs_api_bp
     from .games.api import api_bp as games_api_bp
 
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)
-    for blueprint in (api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
+    csrf.exempt(clubs_api_bp)
+    blueprints = (
+        api.bp,
+        games_api_bp,
+        clubs_api_bp,
+        games.bp,
+        clubs.bp,
+        refereeing.bp,
+        printing.bp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     return app
 

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.clubs.api import create_game_in_club
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
 
@@ -103,6 +104,8 @@ def refused(error: GameRefused) -> ResponseReturnValue:
 @api_bp.post("")
 def create() -> ResponseReturnValue:
     body = _body()
+    if body.get("club") is not None:  # filed in a club, with the club's token (SPEC "Clubs")
+        return create_game_in_club(body, _token())
     game = Game.start(
         body.get("variant", ""),
         body.get("players", []),
