@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -303,10 +304,9 @@ def export_csv(club_id: str) -> ResponseReturnValue:
 def sheet(club_id: str) -> ResponseReturnValue:
     """A blank score sheet with the members picked: the printing blueprint draws it."""
     club = club_or_404(club_id)
-    known = {name_key(member): member for member in club.members}
     args = request.args
-    asked = (name_key(name) for name in args.getlist(f"{SHEET_PREFIX}-players"))
-    names = [known[key] for key in asked if key in known]
+    asked = {name_key(name) for name in args.getlist(f"{SHEET_PREFIX}-players")}
+    names = [member for member in club.members if name_key(member) in asked]  # seat order
     try:
         variant = get_variant(args.get(f"{SHEET_PREFIX}-variant") or "contract").id
     except RefereeError:
@@ -331,3 +331,30 @@ def clubs_context() -> dict[str, object]:
         "format_decimal": format_decimal,
         "format_percent": format_percent,
     }
+
+
+@dataclass(frozen=True)
+class GameInClub:
+    """What a game's page says of the club the game is filed in."""
+
+    club: store.StoredClub
+    link: str  # the club page (its edit link where this phone has the club's token)
+    token: str | None  # the club's edit token, where this phone has it
+    rematch_form: RematchForm | None  # once the game is over, on a phone with the token
+
+
+def game_in_club(game_id: str, finished: bool) -> GameInClub | None:
+    """The club of a game, for its page (templates/games/_club.html), or None."""
+    club = store.club_of_game(game_id)
+    if club is None:
+        return None
+    token = dict(recent()).get(club.id)
+    form = RematchForm(formdata=None, game=game_id) if token and finished else None
+    link = edit_url(club.id, token) if token else view_url(club.id)
+    return GameInClub(club=club, link=link, token=token, rematch_form=form)
+
+
+@bp.app_context_processor
+def club_of_game_context() -> dict[str, object]:
+    """Every page may ask which club a game is in (the game pages do)."""
+    return {"game_in_club": game_in_club}
