@@ -265,8 +265,10 @@ def test_the_blank_sheet_prints_the_members_picked(
     assert 'name="sheet-players"' in page
     answer = client.get(
         f"/clubs/{club_id}/sheet",
-        query_string=[("sheet-variant", "shanghai"), ("sheet-players", "cy"), ("sheet-players", "Di"),
-                      ("sheet-players", "Zed"), ("sheet-players", "Ann"), ("sheet-paper", "a4")],
+        query_string=[
+            ("sheet-variant", "shanghai"), ("sheet-players", "cy"), ("sheet-players", "Di"),
+            ("sheet-players", "Zed"), ("sheet-players", "Ann"), ("sheet-paper", "a4"),
+        ],
     )  # fmt: skip
     assert answer.status_code == 303
     location = answer.headers["Location"]

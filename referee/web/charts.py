@@ -77,15 +77,15 @@ class LineChart:
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Round values from at most `low` to at least `high`, about `count` of them."""
-    if high <= low:
+    if high - low < 1e-6:  # one value (or all the same): a unit around it
         high = low + 1
     raw = (high - low) / max(1, count - 1)
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     first = math.floor(low / step) * step
     ticks = [first]
-    while ticks[-1] < high - 1e-9:
-        ticks.append(ticks[-1] + step)
+    while ticks[-1] < high - 1e-9 or len(ticks) < 2:
+        ticks.append(first + len(ticks) * step)  # multiplied, not summed: no drift
     return ticks
 
 
