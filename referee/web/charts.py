@@ -171,11 +171,14 @@ def _x_axis(chart: LineChart, frame: _Frame, width: int, height: int) -> list[st
             shown.pop()  # too close to the last label, which is always there
         shown.append(count - 1)
     out = [f'<g class="chart-labels" fill="currentColor" font-size="{FONT_SIZE}">']
-    out += [
-        f'<text x="{_num(frame.x(i))}" y="{_num(frame.bottom + 15)}" text-anchor="middle">'
-        f"{escape(chart.x_labels[i])}</text>"
-        for i in shown
-    ]
+    for i in shown:
+        x, label = frame.x(i), chart.x_labels[i]
+        half = len(label) * FONT_SIZE * 0.31  # about half the label's width
+        anchor = "end" if x + half > width else "start" if x - half < 0 else "middle"
+        out.append(
+            f'<text x="{_num(x)}" y="{_num(frame.bottom + 15)}" text-anchor="{anchor}">'
+            f"{escape(label)}</text>"
+        )
     out.append(
         f'<text x="{width - 2}" y="{height - 4}" text-anchor="end" font-weight="600">'
         f"{escape(chart.x_title)}</text>"
