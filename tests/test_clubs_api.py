@@ -281,3 +281,42 @@ def test_fuzzed_bodies_are_answered_in_json_never_a_500(
     )
     assert games.status_code in (201, 400, 403, 404), games.get_data(as_text=True)[:300]
     assert games.is_json
+
+
+def test_reading_a_club_replays_nothing_while_its_games_stand_still(
+    client: FlaskClient, fixture_club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board kept with the club answers while no game moved; a round entered since makes
+    it worked out again, from the records (only the game that moved is summed up again)."""
+    from referee.web.clubs import store
+    from referee.web.games import store as games_store
+
+    club_id = fixture_club["id"]
+    before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
+    read_games = []
+    monkeypatch.setattr(store, "club_games_of", lambda *a: read_games.append(a) or [])
+    loaded: list[str] = []
+    real_load = games_store.load
+    monkeypatch.setattr(
+        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
+    )
+    assert client.get(f"/clubs/{club_id}").status_code == 200
+    assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
+    assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
+    assert read_games == [] and loaded == []
+    monkeypatch.undo()
+    # A round of the unfinished game: only that game is read again.
+    unfinished = fixture_club["games"][2]
+    body = {"round": 3, "results": results_json(["Bo", "Cy", "Di"], 2, {0: 5, 1: 10})}
+    auth = {"Authorization": f"Bearer {unfinished['edit_token']}"}
+    assert (
+        client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth).status_code
+        == 200
+    )
+    monkeypatch.setattr(
+        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
+    )
+    after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
+    assert loaded == [unfinished["id"]]
+    players = {p["name"]: p for p in after["players"]}
+    assert players["Di"]["rounds_out"] == 4 + 1 and players["Bo"]["games"] == 3

@@ -262,7 +262,9 @@ def test_the_blank_sheet_prints_the_members_picked(
 ) -> None:
     club_id = fixture_club["id"]
     page = client.get(f"/clubs/{club_id}").get_data(as_text=True)
-    assert 'name="sheet-players"' in page
+    assert f'href="/clubs/{club_id}/sheet"' in page
+    form = client.get(f"/clubs/{club_id}/sheet?variant=rummy").get_data(as_text=True)
+    assert 'name="sheet-players"' in form and '<option selected value="rummy">' in form
     answer = client.get(
         f"/clubs/{club_id}/sheet",
         query_string=[

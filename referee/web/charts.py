@@ -20,8 +20,9 @@ from typing import Final
 from xml.sax.saxutils import escape
 
 from flask import Flask
-from flask_babel import format_decimal
 from markupsafe import Markup
+
+from .formats import number, number_format
 
 #: The series' colours, in order: each keeps 3:1 against a white and a near-black page
 #: (charts.css names them --chart-1 … --chart-8; a theme may set its own).
@@ -61,16 +62,16 @@ class LineChart:
 
     def format(self, value: float | None) -> str:
         """A value as the labels and the table write it, in the page's language."""
-        if value is None:
-            return "–"
-        if self.decimals == 0:
-            return format_decimal(round(value), format="#,##0")
-        return format_decimal(value, format="#,##0." + "0" * self.decimals)
+        return "–" if value is None else number(value, self.decimals)
 
     def rows(self) -> list[tuple[str, list[str]]]:
         """The table of the chart: a row per x position, a value per series."""
+        write = number_format(self.decimals)
         return [
-            (label, [self.format(series.values[index]) for series in self.series])
+            (
+                label,
+                ["–" if v is None else write(v) for v in (s.values[index] for s in self.series)],
+            )
             for index, label in enumerate(self.x_labels)
         ]
 
@@ -194,8 +195,8 @@ def _x_axis(chart: LineChart, frame: _Frame, width: int, height: int) -> list[st
 
 def _series(chart: LineChart, frame: _Frame) -> list[str]:
     out: list[str] = []
-    for number, series in enumerate(chart.series):
-        style = number % len(COLOURS)
+    for index, series in enumerate(chart.series):
+        style = index % len(COLOURS)
         colour, dash, shape = COLOURS[style], DASHES[style], MARKERS[style]
         points = [(i, v) for i, v in enumerate(series.values) if v is not None]
         if not points:
@@ -232,9 +233,9 @@ def chart_svg(chart: LineChart, *, width: int = WIDTH, height: int = HEIGHT) -> 
     return Markup("".join(parts))
 
 
-def legend_key(number: int) -> Markup:
-    """The small line-and-marker of series `number`, for the legend beside a chart."""
-    style = number % len(COLOURS)
+def legend_key(index: int) -> Markup:
+    """The small line-and-marker of series `index`, for the legend beside a chart."""
+    style = index % len(COLOURS)
     colour, dash, shape = COLOURS[style], DASHES[style], MARKERS[style]
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
     return Markup(

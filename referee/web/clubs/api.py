@@ -22,6 +22,7 @@ from referee.web.i18n import LANGUAGES, current_language
 from referee.web.messages import describe, describe_reason
 
 from . import filing, schemas, store
+from .board import board_of
 from .exports import club_json, stats_json
 from .links import edit_url, view_url
 from .presenting import club_view
@@ -89,7 +90,7 @@ def read(club_id: str) -> ResponseReturnValue:
     club = store.load(club_id)
     if club is None:
         return _error(404, "club_not_found")
-    return jsonify(club_json(club, store.club_games_of(club.id)))
+    return jsonify(club_json(club, board_of(club.id, with_games=True).games))
 
 
 @api_bp.get("/<club_id>/stats")
@@ -105,7 +106,7 @@ def stats(club_id: str) -> ResponseReturnValue:
             variant = get_variant(asked).id
         except RefereeError as error:
             raise GameRefused([reason(error.code, field="variant", **error.params)]) from None
-    view = club_view(club, store.club_games_of(club.id), variant)
+    view = club_view(club, board_of(club.id), variant)
     return jsonify(stats_json(view))
 
 

@@ -19,6 +19,7 @@ from referee.web.i18n import LANGUAGES
 from referee.web.messages import describe_reason
 
 from . import store
+from .board import GameLine
 from .links import view_url
 from .presenting import ClubView
 from .store import ClubGame, StoredClub
@@ -34,21 +35,20 @@ def _date(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def club_game_json(game: ClubGame) -> JSON:
-    record = game.record
-    winners = list(record.winners)
+def club_game_json(game: GameLine) -> JSON:
+    winners = list(game.winners)
     return {
         "id": game.game_id,
         "variant": game.variant,
-        "players": [seat.name for seat in record.seats],
-        "finished": record.finished,
+        "players": list(game.players),
+        "finished": game.finished,
         "winner": winners[0] if len(winners) == 1 else None,
         "winners": winners,
         "date": _date(game.played_at),
     }
 
 
-def club_json(club: StoredClub, games: Sequence[ClubGame]) -> JSON:
+def club_json(club: StoredClub, games: Sequence[GameLine]) -> JSON:
     """The club in the shape of GET /api/v1/clubs/<id> (SPEC.md)."""
     return {
         "id": club.id,

@@ -31,6 +31,11 @@ clubs = Table(
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # What the club's pages show, worked out from its games (clubs/board.py), and which state
+    # of the games it was worked out from: "<games>:<sum of their versions summed up>".
+    Column("board", JSON, nullable=True),
+    Column("board_games", JSON, nullable=True),  # every game's line, for the club's JSON
+    Column("board_key", String(64), nullable=True),
 )
 
 #: The club's people, by name; `name_key` is how two spellings are the same person.

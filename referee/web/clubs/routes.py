@@ -11,11 +11,12 @@ from typing import Any
 import segno
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, format_decimal, format_percent, gettext
+from flask_babel import format_percent, gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, name_key
 from referee.engine.variants import get_variant
+from referee.web import formats
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
 from referee.web.i18n import LANGUAGES, current_language, remember_language
@@ -24,6 +25,7 @@ from referee.web.words import variant_name
 
 from . import bp, exports, filing, store
 from .access import club_or_404, editable_club, recent, remember
+from .board import GameLine, board_of
 from .forms import ClubGameForm, ClubSheetForm, ImportClubForm, NewClubForm, RematchForm
 from .links import edit_url, view_url
 from .presenting import ClubView, club_view
@@ -134,24 +136,28 @@ def _game_links(view: ClubView) -> dict[str, str]:
     }
 
 
-def _new_game_form(view: ClubView, formdata: Any = None) -> ClubGameForm:
+def _new_game_form(
+    club: store.StoredClub, last: GameLine | None, formdata: Any = None
+) -> ClubGameForm:
+    """The new game's form: the last table's variant and players picked to start from."""
     form = ClubGameForm(formdata=formdata)
-    form.setup(view.club.members)
+    form.setup(club.members)
     if formdata is None:
-        last = view.last_game
         form.variant.data = last.variant if last else "contract"
-        form.lang.data = view.club.lang
-        form.players.data = [seat.name for seat in last.record.seats] if last else []
+        form.lang.data = club.lang
+        form.players.data = list(last.players) if last else []
     return form
 
 
-def _sheet_form(view: ClubView) -> ClubSheetForm:
+def _sheet_form(
+    club: store.StoredClub, variant_id: str | None, last: GameLine | None
+) -> ClubSheetForm:
+    """The sheet's form: the variant asked for (else the last table's), the last table picked."""
     form = ClubSheetForm(formdata=None, prefix=SHEET_PREFIX)
-    form.setup(view.club.members)
-    last = view.last_game
-    variant = get_variant(view.variant or (last.variant if last else "contract"))
+    form.setup(club.members)
+    variant = get_variant(variant_id or (last.variant if last else "contract"))
     form.variant.data = variant.id
-    picked = [seat.name for seat in last.record.seats] if last else view.club.members
+    picked = last.players if last else club.members
     form.players.data = list(picked)[: variant.max_players]
     form.paper.data = "a4"
     return form
@@ -166,10 +172,11 @@ def _render(
     status: int = 200,
 ) -> ResponseReturnValue:
     variant = _variant_asked()
-    view = club_view(club, store.club_games_of(club.id), variant)
+    board = board_of(club.id)
+    view = club_view(club, board, variant)
+    last = board.last  # the last table, whatever its variant
     if token is not None and form is None:
-        form = _new_game_form(view)
-    last = view.last_game
+        form = _new_game_form(club, last)
 
     def tab_link(vid: str | None) -> str:
         return edit_url(club.id, token, variant=vid) if token else view_url(club.id, variant=vid)
@@ -182,8 +189,8 @@ def _render(
         token=token,
         form=form,
         errors=list(errors),
+        last=last,
         rematch_form=RematchForm(formdata=None, game=last.game_id) if token and last else None,
-        sheet_form=_sheet_form(view),
         game_links=_game_links(view),
         view_link=view_url(club.id, external=True),
         edit_link=edit_url(club.id, token, external=True) if token else None,
@@ -219,9 +226,7 @@ def _started(stored_id: str, game_token: str, lang: str | None) -> ResponseRetur
 def start_game(club_id: str, token: str) -> ResponseReturnValue:
     """A new game of the club from its edit page; a 403 for anyone without the edit token."""
     club = editable_club(club_id, token)
-    games = store.club_games_of(club.id)
-    view = club_view(club, games, None)
-    form = _new_game_form(view, request.form)
+    form = _new_game_form(club, None, request.form)
     if not form.validate_on_submit():
         return _render(club, token, form=form, status=400)
     try:
@@ -239,16 +244,16 @@ def rematch(club_id: str, token: str) -> ResponseReturnValue:
     """The last table again, filed in the club."""
     club = editable_club(club_id, token)
     form = RematchForm()
-    games = store.club_games_of(club.id)
-    if not form.validate_on_submit() or not games:
+    last = board_of(club.id).last
+    if not form.validate_on_submit() or last is None:
         abort(400)
     # The game the page showed as the last one: a rematch of a table that has just been
     # replaced by another phone's new game would surprise.
-    if form.game.data != games[-1].game_id:
+    if form.game.data != last.game_id:
         errors = [gettext("Someone started another game meanwhile: here is the club as it is now.")]
         return _render(club, token, errors=errors, status=409)
     try:
-        stored, game_token = filing.rematch(club, games[-1].game_id)
+        stored, game_token = filing.rematch(club, last.game_id)
     except GameRefused as refused:
         return _render(
             club, token, errors=[describe_reason(r) for r in refused.reasons], status=400
@@ -302,9 +307,15 @@ def export_csv(club_id: str) -> ResponseReturnValue:
 
 @bp.get("/clubs/<club_id>/sheet")
 def sheet(club_id: str) -> ResponseReturnValue:
-    """A blank score sheet with the members picked: the printing blueprint draws it."""
+    """Pick the members and the variant; then the blank sheet, which the printing blueprint
+    draws (a redirect with the names)."""
     club = club_or_404(club_id)
     args = request.args
+    if f"{SHEET_PREFIX}-variant" not in args:
+        form = _sheet_form(club, _variant_asked(), board_of(club.id).last)
+        back = dict(recent()).get(club.id)
+        link = edit_url(club.id, back) if back else view_url(club.id)
+        return render_template("clubs/sheet.html", club=club, sheet_form=form, back=link)
     asked = {name_key(name) for name in args.getlist(f"{SHEET_PREFIX}-players")}
     names = [member for member in club.members if name_key(member) in asked]  # seat order
     try:
@@ -327,8 +338,8 @@ def clubs_context() -> dict[str, object]:
     """The words and numbers the clubs templates use."""
     return {
         "variant_name": variant_name,
-        "format_date": format_date,
-        "format_decimal": format_decimal,
+        "format_day": formats.day,
+        "format_number": formats.number,
         "format_percent": format_percent,
     }
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, case, func, insert, select, update
 
 from referee.engine.game import MAX_NAME, GameRefused, Reason, clean_name, name_key, reason
 from referee.engine.ratings import Rating, rate_in_order
@@ -62,6 +62,7 @@ class ClubGame:
     game_id: str
     variant: str
     played_at: datetime
+    version: int  # the game's version its record is of
     record: GameRecord
     # chain -> the players' ratings after this game (None: not finished)
     ratings: Mapping[str, Mapping[str, Rating] | None]
@@ -138,7 +139,8 @@ def _members(conn: Connection, club_id: str) -> tuple[str, ...]:
 
 
 def _load(conn: Connection, club_id: str) -> StoredClub | None:
-    row = conn.execute(select(clubs).where(clubs.c.id == club_id)).first()
+    columns = (clubs.c.id, clubs.c.name, clubs.c.lang, clubs.c.version, clubs.c.created_at)
+    row = conn.execute(select(*columns).where(clubs.c.id == club_id)).first()  # not the board
     if row is None:
         return None
     return StoredClub(
@@ -318,10 +320,53 @@ def club_games_of(club_id: str) -> list[ClubGame]:
     if stale:
         rows = _refresh(club_id, stale)
     return [
-        _club_game(row.game_id, row.variant, row.played_at, row.record, row.ratings)
+        _club_game(row.game_id, row.variant, row.played_at, row.version, row.record, row.ratings)
         for row in rows
         if row.record is not None  # a game gone between the two reads
     ]
+
+
+# -- the board kept with the club (board.py works it out) --------------------------------------
+
+
+def board_key(games: Sequence[ClubGame]) -> str:
+    """Which state of its games a board is of: versions only grow, so any change shows."""
+    return f"{len(games)}:{sum(game.version for game in games)}"
+
+
+def kept_board(club_id: str, *, with_games: bool = False) -> tuple[Any, Any] | None:
+    """The board kept with the club while it is still of the club's games (else None): one
+    aggregate query over the games' versions, and the board (and every game's line, when
+    asked)."""
+    stale = case((club_games.c.version != games.c.version, 1), else_=0)
+    with database().reading() as conn:
+        count, summed, moved = conn.execute(
+            select(
+                func.count(),
+                func.coalesce(func.sum(club_games.c.version), 0),
+                func.coalesce(func.sum(stale), 0),
+            )
+            .select_from(club_games.join(games, games.c.id == club_games.c.game_id))
+            .where(club_games.c.club_id == club_id)
+        ).one()
+        if moved:
+            return None
+        columns = [clubs.c.board_key, clubs.c.board]
+        if with_games:
+            columns.append(clubs.c.board_games)
+        row = conn.execute(select(*columns).where(clubs.c.id == club_id)).first()
+        if row is None or row.board_key != f"{count}:{summed}" or row.board is None:
+            return None
+        return row.board, row.board_games if with_games else None
+
+
+def keep_board(club_id: str, board: Any, board_games: Any, key: str) -> None:
+    with database().writing() as conn:
+        conn.execute(
+            update(clubs)
+            .where(clubs.c.id == club_id)
+            .values(board=board, board_games=board_games, board_key=key)
+        )
 
 
 def _ratings_from_json(data: Any) -> dict[str, dict[str, Rating] | None]:
@@ -333,12 +378,13 @@ def _ratings_from_json(data: Any) -> dict[str, dict[str, Rating] | None]:
 
 
 def _club_game(
-    game_id: str, variant: str, played_at: datetime, record: Any, ratings: Any
+    game_id: str, variant: str, played_at: datetime, version: int, record: Any, ratings: Any
 ) -> ClubGame:
     return ClubGame(
         game_id=game_id,
         variant=variant,
         played_at=_aware(played_at),
+        version=version,
         record=GameRecord.from_json(record),
         ratings=_ratings_from_json(ratings),
     )

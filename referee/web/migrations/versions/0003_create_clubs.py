@@ -24,6 +24,9 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("board", sa.JSON, nullable=True),
+        sa.Column("board_games", sa.JSON, nullable=True),
+        sa.Column("board_key", sa.String(64), nullable=True),
     )
     op.create_table(
         "club_members",
