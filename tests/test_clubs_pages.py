@@ -284,3 +284,34 @@ def test_qr_codes_of_the_two_links(client: FlaskClient) -> None:
     assert client.get(f"/clubs/{club_id}/edit/{token}/qr.svg").status_code == 200
     assert client.get(f"/clubs/{club_id}/edit/nope/qr.svg").status_code == 403
     assert client.get("/clubs/nothing-here-at-all").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"variant": "poker"},
+        {"lang": "xx"},
+        {"players": ["Nobody"]},
+        {"new_names-0": "x" * 300, "new_names-1": "Bo", "new_names-2": "Cy"},
+        {"new_names-0": "Ann", "new_names-7": "Bo"},
+        {"new_names-0": "\x00", "new_names-1": "Bo", "new_names-2": "Cy"},
+    ],
+)
+def test_odd_new_game_forms_are_a_400_never_a_500(client: FlaskClient, fields: Any) -> None:
+    club_id, token = _found(client)
+    answer = _start(client, club_id, token, **fields)
+    assert answer.status_code == 400, fields
+    assert client.get(f"/api/v1/clubs/{club_id}").get_json()["games"] == []
+
+
+def test_odd_club_addresses_and_imports_are_4xx(client: FlaskClient) -> None:
+    club_id, token = _found(client)
+    assert client.get(f"/clubs/{club_id}?variant=%00").status_code == 404
+    assert client.get("/clubs/" + "x" * 400).status_code == 404
+    assert client.get(f"/clubs/{club_id}/sheet?sheet-variant=poker").status_code == 404
+    assert (
+        client.post(f"/clubs/{club_id}/edit/{token}/rematch", data={"game": "x"}).status_code == 400
+    )
+    deep = "[" * 100_000 + "]" * 100_000
+    assert client.post("/clubs/import", data={"text": deep}).status_code in (400, 413)
+    assert client.post("/clubs/import", data={"text": "[]"}).status_code == 400

@@ -193,6 +193,10 @@ def import_club(data: Any, *, lang: str) -> tuple[StoredClub, str]:
         raise _bad("data")
     if not all(isinstance(m, str) for m in members) or len(members) > store.MAX_MEMBERS:
         raise _bad("members")
+    try:
+        store.check_names(members)
+    except GameRefused:
+        raise _bad("members") from None
     if len(games) > MAX_IMPORTED_GAMES:
         raise _bad("games")
     read = []
@@ -205,6 +209,10 @@ def import_club(data: Any, *, lang: str) -> tuple[StoredClub, str]:
                 [reason("bad_club_game", field="games", game=number, reason=said)]
             ) from None
     everyone = [*members, *(name for start, _steps, _lang in read for name in start.players)]
+    try:
+        store.check_names(everyone)
+    except GameRefused:
+        raise _bad("members") from None
     if len({name_key(name) for name in everyone if isinstance(name, str)}) > store.MAX_MEMBERS:
         raise _bad("members")
     language = data.get("lang") if data.get("lang") in LANGUAGES else lang

@@ -26,6 +26,7 @@ def start_game(
     if isinstance(players, Sequence) and not isinstance(players, str):
         players = store.canonical_names(club.members, players)
     game = Game.start(variant, players, house_rules=house_rules, first_dealer=first_dealer)
+    store.check_names(game.players)
     store.check_room(club, game.players)
     stored, token = games_store.create(game, lang=lang)
     store.file_game(club.id, stored.id, game.players, played_at=stored.created_at)

@@ -12,6 +12,7 @@ row lock. Edit tokens are kept as hashes only.
 from __future__ import annotations
 
 import hmac
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -118,6 +119,18 @@ def newcomers(members: Sequence[str], names: Iterable[str]) -> list[str]:
     """The names that are not members yet."""
     known = {name_key(member) for member in members}
     return [name for name in names if name_key(name) not in known]
+
+
+def check_names(names: Sequence[str]) -> None:
+    """GameRefused for a name a member cannot have: control characters (a NUL cannot even be
+    kept in PostgreSQL's text) are no one's name."""
+    reasons = [
+        reason("bad_input", player=seat, field="players")
+        for seat, name in enumerate(names)
+        if any(unicodedata.category(ch).startswith("C") for ch in name)
+    ]
+    if reasons:
+        raise GameRefused(reasons)
 
 
 def check_room(club: StoredClub, names: Iterable[str]) -> None:
