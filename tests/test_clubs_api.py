@@ -325,19 +325,11 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
 def test_a_name_with_control_characters_is_no_members_name(
     client: FlaskClient, database_url: str
 ) -> None:
-    """A NUL cannot be kept in PostgreSQL's text: a 400 naming the seat, never a 500."""
+    """A NUL cannot be kept in PostgreSQL's text: a 400 saying so, never a 500."""
     club = new_club(client)
     body = {"variant": "contract", "players": ["Ann", "B\x00o", "Cy"], "club": club["id"]}
     answer = client.post("/api/v1/games", json=body, headers=_club_auth(club))
     assert answer.status_code == 400
-    assert (
-        answer.get_json()["error"]
-        == {
-            "code": "bad_input",
-            "field": "players",
-            "message": answer.get_json()["error"]["message"],
-            "player": "B\x00o",
-        }
-        or answer.get_json()["error"]["code"] == "bad_input"
-    )
+    error = answer.get_json()["error"]
+    assert (error["code"], error["field"]) == ("bad_input", "players")
     assert client.get(f"/api/v1/clubs/{club['id']}").get_json()["members"] == []
