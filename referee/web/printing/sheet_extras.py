@@ -13,6 +13,7 @@ from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.graphics.widgets import markers
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -60,6 +61,31 @@ def draw_qr(canvas: Canvas, link: str, x: float, y: float, size: float) -> None:
             while c < len(row) and row[c]:
                 c += 1
             canvas.rect(x + (start + border) * step, top, (c - start) * step, step, 0, 1)
+
+
+def draw_link(
+    canvas: Canvas,
+    link: str,
+    caption: str,
+    left: float,
+    bottom: float,
+    room_top: float,
+    size: float,
+    font: str = "RefereeSans",
+) -> None:
+    """`link` as a QR code `size` points square at (left, bottom), its caption above it,
+    where there is room for both below `room_top` (else nothing)."""
+    lines = simpleSplit(caption, font, 7, size)[:3]
+    if room_top - bottom < size + 9 * len(lines) + 8:
+        return
+    draw_qr(canvas, link, left, bottom, size)
+    canvas.setFont(font, 7)
+    canvas.setFillColorRGB(0.3, 0.3, 0.3)
+    y = bottom + size + 3 + 9 * (len(lines) - 1)
+    for line in lines:
+        canvas.drawString(left, y, line)
+        y -= 9
+    canvas.setFillColorRGB(*INK.rgb())
 
 
 def _x_label(chart: LineChart, value: float) -> str:

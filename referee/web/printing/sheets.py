@@ -30,7 +30,8 @@ from referee.web.house_rules import TableRules
 
 from .pdfs import Built, etag_of, font_file
 from .rulebook import card_values
-from .sheet_extras import draw_chart, draw_qr
+from .sheet_extras import draw_chart, draw_link
+from .sheet_words import draw_label, fit, shorten
 
 FONT = "RefereeSans"
 FONT_BOLD = "RefereeSans-Bold"
@@ -203,14 +204,6 @@ def _buys_text(buys: int) -> str:
 # -- drawing ------------------------------------------------------------------------------------
 
 
-def _fit(text: str, font: str, size: float, width: float) -> float:
-    """The largest size up to `size` at which `text` fits `width` on one line."""
-    measured = pdfmetrics.stringWidth(text, font, size)
-    if measured <= width or measured == 0:
-        return size
-    return max(5.0, size * width / measured)
-
-
 def page_size(sheet: Sheet) -> tuple[float, float]:
     """Portrait if every player gets a comfortable column, landscape otherwise."""
     width, height = PAPERS[sheet.paper]
@@ -329,8 +322,6 @@ MAX_ROW_HEIGHT = 72.0
 #: that leaves for the rounds.
 CHART_BAND = 132.0
 MIN_ROW_BESIDE_CHART = 20.0
-#: The smallest type a label shrinks to before it takes a second line (labels are never cut).
-MIN_LABEL_SIZE = 5.5
 
 
 def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
@@ -352,24 +343,8 @@ def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
         )
     values_bottom = _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
     if sheet.link:
-        _draw_link(canvas, sheet, width - MARGIN - BAND, values_bottom)
-
-
-def _draw_link(canvas: Canvas, sheet: Sheet, left: float, room_top: float) -> None:
-    """The game's view link as a QR code at the foot of the right margin, with its caption,
-    where the card values leave room for it."""
-    lines = simpleSplit(sheet.labels["scan"], FONT, 7, BAND)[:3]
-    needed = BAND + 9 * len(lines) + 8
-    if room_top - MARGIN < needed:
-        return
-    draw_qr(canvas, sheet.link, left, MARGIN, BAND)
-    canvas.setFont(FONT, 7)
-    canvas.setFillColorRGB(*MUTED)
-    y = MARGIN + BAND + 3 + 9 * (len(lines) - 1)
-    for line in lines:
-        canvas.drawString(left, y, line)
-        y -= 9
-    canvas.setFillColorRGB(*INK)
+        caption = sheet.labels["scan"]
+        draw_link(canvas, sheet.link, caption, width - MARGIN - BAND, MARGIN, values_bottom, BAND)
 
 
 def _draw_title(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
@@ -377,7 +352,7 @@ def _draw_title(canvas: Canvas, sheet: Sheet, width: float, height: float) -> No
     top = height - MARGIN
     canvas.setFillColorRGB(*INK)
     title = f"{sheet.title} — {sheet.labels['title']}"
-    canvas.setFont(FONT_BOLD, _fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
+    canvas.setFont(FONT_BOLD, fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
     canvas.drawString(MARGIN, top - 14, title)
     canvas.setFont(FONT, 8.5)
     canvas.setFillColorRGB(*MUTED)
@@ -407,7 +382,7 @@ def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
     canvas.drawCentredString(grid.left + ROUND_COL / 2, label_y, "#")
     if grid.contract:
         width = grid.contract - 8
-        _draw_label(
+        draw_label(
             canvas,
             labels["contract"],
             FONT_BOLD,
@@ -418,11 +393,11 @@ def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
             left=True,
         )
     middle = grid.x_dealt + DEALT_COL / 2
-    _draw_label(canvas, labels["dealt"], FONT_BOLD, 7.5, DEALT_COL - 3, middle, label_y)
+    draw_label(canvas, labels["dealt"], FONT_BOLD, 7.5, DEALT_COL - 3, middle, label_y)
     for seat, name in enumerate(sheet.players):
         left = grid.column(seat)
         if name:
-            canvas.setFont(FONT_BOLD, _fit(name, FONT_BOLD, 11, grid.player - 6))
+            canvas.setFont(FONT_BOLD, fit(name, FONT_BOLD, 11, grid.player - 6))
             canvas.drawCentredString(left + grid.player / 2, grid.top - 19, name)
         else:
             canvas.setStrokeColorRGB(*RULE)
@@ -430,45 +405,10 @@ def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
             canvas.line(left + 5, grid.top - 22, left + grid.player - 5, grid.top - 22)
         canvas.setFillColorRGB(*MUTED)
         middle = left + grid.score / 2
-        _draw_label(canvas, labels["score"], FONT, 6.5, grid.score - 2, middle, label_y)
+        draw_label(canvas, labels["score"], FONT, 6.5, grid.score - 2, middle, label_y)
         strip = grid.player - grid.score - 2
-        _draw_label(canvas, labels["total"], FONT, 6.5, strip, grid.total_x(seat), label_y)
+        draw_label(canvas, labels["total"], FONT, 6.5, strip, grid.total_x(seat), label_y)
         canvas.setFillColorRGB(*INK)
-
-
-def _draw_label(
-    canvas: Canvas,
-    text: str,
-    font: str,
-    size: float,
-    width: float,
-    x: float,
-    y: float,
-    *,
-    left: bool = False,
-) -> None:
-    """A column label, whole, centred on `x` (or starting there): smaller type where it is
-    too wide, two lines where even the smallest type is ("Kaarten", never "Kaart…")."""
-    draw = canvas.drawString if left else canvas.drawCentredString
-    fitted = _fit(text, font, size, width)
-    if pdfmetrics.stringWidth(text, font, fitted) <= width + 0.01:
-        canvas.setFont(font, fitted)
-        draw(x, y, text)
-        return
-    lines = _split_label(text, font, MIN_LABEL_SIZE, width)
-    smallest = min(_fit(line, font, MIN_LABEL_SIZE, width) for line in lines)
-    canvas.setFont(font, smallest)
-    for index, line in enumerate(lines):
-        draw(x, y + (len(lines) - 1 - index) * (smallest + 0.8), line)
-
-
-def _split_label(text: str, font: str, size: float, width: float) -> list[str]:
-    """Two lines of a label: at a space where there is one, else a hyphen in the middle."""
-    lines: list[str] = simpleSplit(text, font, size, width)
-    if 1 < len(lines) <= 2:
-        return lines
-    half = (len(text) + 1) // 2
-    return [text[:half] + "-", text[half:]]
 
 
 def _draw_row(canvas: Canvas, sheet: Sheet, grid: _Grid, index: int, row: SheetRow) -> None:
@@ -493,7 +433,7 @@ def _draw_row(canvas: Canvas, sheet: Sheet, grid: _Grid, index: int, row: SheetR
             canvas.drawCentredString(grid.total_x(seat), middle - 3.5, str(total))
         buys = row.buys[seat] if seat < len(row.buys) else ""
         if buys:
-            canvas.setFont(FONT, _fit(buys, FONT, 6, grid.score - 4))
+            canvas.setFont(FONT, fit(buys, FONT, 6, grid.score - 4))
             canvas.setFillColorRGB(*ACCENT)
             canvas.drawRightString(left + grid.score - 2, bottom + grid.row - 7, buys)
             canvas.setFillColorRGB(*INK)
@@ -553,7 +493,7 @@ def _draw_contract(
         canvas.setFont(FONT, 6.5)
         canvas.setFillColorRGB(*MUTED)
         text = f"{labels['dealer']}: {row.dealer}"
-        canvas.drawString(grid.x_contract + 4, y + 1, _shorten(text, grid.contract - 8, 6.5))
+        canvas.drawString(grid.x_contract + 4, y + 1, shorten(text, grid.contract - 8, 6.5, FONT))
         canvas.setFillColorRGB(*INK)
 
 
@@ -587,7 +527,7 @@ def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> float
             for line in simpleSplit(cards, FONT_BOLD, 9, BAND)[:3]:
                 canvas.drawString(left, y, line)
                 y -= 10.5
-            canvas.setFont(FONT, _fit(points, FONT, 9, BAND))
+            canvas.setFont(FONT, fit(points, FONT, 9, BAND))
             canvas.drawRightString(left + BAND, y, points)
             y -= 15
         canvas.setStrokeColorRGB(*RULE)
@@ -614,14 +554,5 @@ def _write_line(canvas: Canvas, x: float, y: float, width: float, label: str, va
     canvas.setLineWidth(0.6)
     canvas.line(start, y - 2, x + width, y - 2)
     if value:
-        canvas.setFont(FONT, _fit(value, FONT, 11, x + width - start - 4))
+        canvas.setFont(FONT, fit(value, FONT, 11, x + width - start - 4))
         canvas.drawString(start + 3, y + 1, value)
-
-
-def _shorten(text: str, width: float, size: float, font: str = FONT) -> str:
-    """`text`, cut with an ellipsis where it would overrun `width`."""
-    if pdfmetrics.stringWidth(text, font, size) <= width:
-        return text
-    while len(text) > 1 and pdfmetrics.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
