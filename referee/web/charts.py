@@ -78,7 +78,7 @@ class LineChart:
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     """Round values from at most `low` to at least `high`, about `count` of them."""
-    if high - low < 1e-6:  # one value (or all the same): a unit around it
+    if high - low < 1e-3:  # one value (or as good as): a unit above it
         high = low + 1
     raw = (high - low) / max(1, count - 1)
     magnitude = 10 ** math.floor(math.log10(raw))
