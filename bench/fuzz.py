@@ -76,7 +76,9 @@ def _seed_game(app: Flask) -> dict[str, str]:
                {"player": "Cy", "cards": "KS 2C"}]  # fmt: skip
     client.post(f"/api/v1/games/{data['id']}/rounds", json={"round": 1, "results": results},
                 headers=auth)  # fmt: skip
-    return {"id": data["id"], "token": data["edit_token"]}
+    club = client.post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    return {"id": data["id"], "token": data["edit_token"], "club": club["id"],
+            "club_token": club["edit_token"]}  # fmt: skip
 
 
 # -- schemathesis over the API ---------------------------------------------------------------
@@ -108,6 +110,10 @@ def _fuzz_operation(
         if "game_id" in (case.path_parameters or {}) and next(turn) % 4:
             case.path_parameters["game_id"] = game["id"]
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game['token']}"}
+        if "club_id" in (case.path_parameters or {}) and next(turn) % 4:
+            case.path_parameters["club_id"] = game["club"]
+            auth = f"Bearer {game['club_token']}"
+            case.headers = {**(case.headers or {}), "Authorization": auth}
         try:
             response = case.call_and_validate(
                 headers={"Accept-Encoding": "identity"}, checks=CHECKS
@@ -171,7 +177,8 @@ def _fill(rule: str, draw: Any, game: dict[str, str]) -> str:
     path = rule
     values = {
         "game_id": draw(st.sampled_from([game["id"], game["id"], "x" * 22, "a%00b" * 5])),
-        "token": draw(st.sampled_from([game["token"], game["token"], "nope", "%00"])),
+        "token": draw(st.sampled_from([game["token"], game["club_token"], "nope", "%00"])),
+        "club_id": draw(st.sampled_from([game["club"], game["club"], "x" * 22, "a%00b" * 5])),
         "variant": draw(st.sampled_from(["contract", "zioncheck", "rummy", "nope", "%00"])),
         "number": str(draw(st.integers(0, 9))),
         "code": draw(st.sampled_from(["de", "xx", "en"])),

@@ -143,21 +143,32 @@ def seeded(fuzzed_app: Flask) -> dict[str, str]:
         "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
     )
     data = created.get_json()
-    return {"id": data["id"], "token": data["edit_token"]}
+    club = fuzzed_app.test_client().post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    return {
+        "id": data["id"],
+        "token": data["edit_token"],
+        "club": club["id"],
+        "club_token": club["edit_token"],
+    }
 
 
 _turn = itertools.count()
 
 
 def aim_at_the_seeded_game(case: Any, seeded: dict[str, str]) -> None:
-    """Three cases in four go to the real game with its token; the rest keep what was drawn."""
+    """Three cases in four go to the real game or club with its token; the rest as drawn."""
     if "game_id" in (case.path_parameters or {}) and next(_turn) % 4:
         case.path_parameters["game_id"] = seeded["id"]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seeded['token']}"}
+    if "club_id" in (case.path_parameters or {}) and next(_turn) % 4:
+        case.path_parameters["club_id"] = seeded["club"]
+        auth = f"Bearer {seeded['club_token']}"
+        case.headers = {**(case.headers or {}), "Authorization": auth}
 
 
 CALLS = sorted({(op.method.upper(), op.path) for op in OPERATIONS})
-GAME_CALLS = [call for call in CALLS if call[1].startswith("/api/v1/games")]
+#: The calls that read or write the database: on SQLite and PostgreSQL.
+GAME_CALLS = [call for call in CALLS if call[1].startswith(("/api/v1/games", "/api/v1/clubs"))]
 OTHER_CALLS = [call for call in CALLS if call not in GAME_CALLS]
 
 

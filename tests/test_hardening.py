@@ -232,6 +232,31 @@ def test_a_nul_in_a_game_id_is_a_404_on_every_database(
         assert answer.status_code in (400, 403, 404), (method, path, answer.status_code)
 
 
+def test_a_nul_in_a_club_id_is_a_404_on_every_database(
+    app: Flask, database_url: str, client: FlaskClient
+) -> None:
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    club = client.post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    bad = club["id"][:10] + "%00" + club["id"][11:]
+    token = club["edit_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for method, path in (
+        ("GET", f"/api/v1/clubs/{bad}"),
+        ("GET", f"/api/v1/clubs/{bad}/stats"),
+        ("GET", f"/clubs/{bad}"),
+        ("GET", f"/clubs/{bad}.json"),
+        ("GET", f"/clubs/{bad}.csv"),
+        ("GET", f"/clubs/{bad}/qr.svg"),
+        ("GET", f"/clubs/{bad}/sheet"),
+        ("GET", f"/clubs/{bad}/edit/{token}"),
+        ("GET", f"/clubs/{club['id']}/edit/{token[:5]}%00{token[6:]}"),
+        ("POST", f"/clubs/{bad}/edit/{token}/games"),
+        ("POST", f"/clubs/{bad}/edit/{token}/rematch"),
+    ):
+        answer = client.open(path, method=method, json={"variant": "contract"}, headers=auth)
+        assert answer.status_code in (400, 403, 404, 405), (method, path, answer.status_code)
+
+
 # -- CSV -------------------------------------------------------------------------------------
 
 
@@ -355,6 +380,19 @@ def test_anything_that_holds_a_token_is_never_stored_by_a_cache(probed: FlaskCli
     fresh = _new_app(Path(probed.application.instance_path).parent / "other").test_client()
     view = fresh.get(f"/games/{game_id}")  # a view link: nothing secret
     assert view.headers.get("Cache-Control") != "no-store"
+
+
+def test_a_clubs_edit_link_is_never_stored_by_a_cache(probed: FlaskClient) -> None:
+    club = probed.post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    assert club["edit_url"].endswith(club["edit_token"])
+    edit = f"/clubs/{club['id']}/edit/{club['edit_token']}"
+    for path in (edit, f"{edit}/qr.svg"):
+        assert probed.get(path).headers["Cache-Control"] == "no-store", path
+    stats = probed.get(
+        f"/api/v1/clubs/{club['id']}/stats",
+        headers={"Authorization": f"Bearer {club['edit_token']}"},
+    )
+    assert stats.headers["Cache-Control"] == "no-store"
 
 
 def test_logs_never_show_a_token() -> None:

@@ -121,6 +121,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "swap_use_joker_this_turn": {},
     "discard_needs_going_out": {},
     "game_variant_differs": {"variant": "shanghai", "game_variant": "contract"},
+    # clubs
+    "club_not_found": {},
+    "missing_club_token": {},
+    "bad_club_token": {},
+    "empty_club_name": {},
+    "club_name_too_long": {"max": 40},
+    "too_many_members": {"max": 60},
+    "no_game_to_rematch": {},
+    "bad_club_import": {},
+    "bad_club_game": {"game": 3, "reason": "There is no variant called “poker”."},
 }
 
 

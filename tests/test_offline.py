@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from flask.testing import FlaskClient
 
@@ -42,3 +43,17 @@ def test_the_offline_pages_say_what_works_without_signal(client: FlaskClient) ->
 def test_every_page_links_the_manifest(client: FlaskClient) -> None:
     for path in ("/", "/referee", "/rules"):
         assert 'rel="manifest" href="/manifest.webmanifest"' in client.get(path).text
+
+
+def test_the_shell_holds_every_file_a_kept_page_loads(client: FlaskClient) -> None:
+    """A game or rule page shown offline loads nothing that the service worker does not keep."""
+    created = client.post(
+        "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
+    ).get_json()
+    edit = created["edit_url"].split("://", 1)[1].split("/", 1)[1]
+    pages = ["/", f"/games/{created['id']}", f"/{edit}", "/rules/contract", "/rules/shanghai"]
+    for path in pages:
+        text = client.get(path).get_data(as_text=True)
+        loaded = set(re.findall(r'(?:href|src)="/static/([^"?]+\.(?:css|js))', text))
+        assert loaded, path
+        assert loaded <= set(SHELL), (path, loaded - set(SHELL))

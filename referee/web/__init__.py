@@ -12,6 +12,7 @@ from flask import Flask, Response, request
 
 from . import (
     backup,
+    charts,
     database,
     errors,
     health,
@@ -79,13 +80,26 @@ def create_app(
     metrics.init_app(app)
     idempotency.init_app(app)
     offline.init_app(app)
+    charts.init_app(app)
 
-    from . import api, games, printing, refereeing
+    from . import api, clubs, games, printing, refereeing
+    from .clubs.api import api_bp as clubs_api_bp
     from .games.api import api_bp as games_api_bp
 
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)
-    for blueprint in (health.bp, api.bp, games_api_bp, games.bp, refereeing.bp, printing.bp):
+    csrf.exempt(clubs_api_bp)
+    blueprints = (
+        health.bp,
+        api.bp,
+        games_api_bp,
+        clubs_api_bp,
+        games.bp,
+        clubs.bp,
+        refereeing.bp,
+        printing.bp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     return app
 

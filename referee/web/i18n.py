@@ -22,7 +22,7 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT_LANGUAGE = "en"
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
-AREAS = ("core", "api", "games", "refereeing", "printing")
+AREAS = ("core", "api", "games", "refereeing", "printing", "clubs")
 TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
 COOKIE_NAME = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600

@@ -385,6 +385,30 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "bad_import": lambda p: gettext(
         "This is not a game export of Rummy Referee (a .json file saved from a game page)."
     ),
+    # -- clubs --
+    "club_not_found": lambda p: gettext("There is no club at this address."),
+    "missing_club_token": lambda p: gettext(
+        "Starting a club’s game needs the club’s edit link (its edit token)."
+    ),
+    "bad_club_token": lambda p: gettext(
+        "This is not the club’s edit token: starting its games needs the club’s edit link."
+    ),
+    "empty_club_name": lambda p: gettext("The club needs a name."),
+    "club_name_too_long": lambda p: gettext(
+        "A club’s name may have at most %(max)s characters.", max=p["max"]
+    ),
+    "too_many_members": lambda p: gettext(
+        "A club has room for %(max)s members: this game would make it more.", max=p["max"]
+    ),
+    "no_game_to_rematch": lambda p: gettext("The club has no game to play again yet."),
+    "bad_club_import": lambda p: gettext(
+        "This is not a club export of Rummy Referee (a .json file saved from a club page)."
+    ),
+    "bad_club_game": lambda p: gettext(
+        "Game %(game)s of the club file cannot be read: %(reason)s",
+        game=p["game"],
+        reason=p["reason"],
+    ),
     "mark_who_went_out": lambda p: gettext(
         "Mark who went out, or that nobody did because the stock ran out."
     ),
@@ -451,6 +475,16 @@ WEB_CODES: Final = frozenset(
         "missing_result",
         "mark_who_went_out",
         "check_fields",
+        # clubs
+        "club_not_found",
+        "missing_club_token",
+        "bad_club_token",
+        "empty_club_name",
+        "club_name_too_long",
+        "too_many_members",
+        "no_game_to_rematch",
+        "bad_club_import",
+        "bad_club_game",
     }
 )
 """Codes the web layer adds to the engine's (bad request bodies, games as stored)."""

@@ -31,6 +31,7 @@ SHELL: Final = (
     "css/card-picker.css",
     "css/printing.css",
     "css/refereeing.css",
+    "css/charts.css",
     "js/htmx-2.0.11.min.js",
     "js/app.js",
     "js/games.js",

@@ -161,6 +161,7 @@ def document(version: str) -> JSON:
         "tags": [
             {"name": "referee", "description": "The rules: verdicts on cards"},
             {"name": "games", "description": "Keeping a game's score"},
+            {"name": "clubs", "description": "The same people over many games: stats, ratings"},
         ],
         "paths": paths,
         "components": {

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import rounds, routes  # noqa: E402,F401
+from . import chart, rounds, routes  # noqa: E402,F401

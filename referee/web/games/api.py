@@ -17,6 +17,7 @@ from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import TooLarge, guard, json_body
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
+from referee.web.clubs.api import create_game_in_club
 from referee.web.hosting import keep_private
 from referee.web.i18n import LANGUAGES, current_language
 from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
@@ -142,13 +143,27 @@ _ROUND_EXAMPLE = {
     summary="Start a game",
     tag="games",
     request=NewGame,
-    answers={201: (CreatedGame, "The game, its edit token and its two links"), 400: _REFUSED},
+    answers={
+        201: (CreatedGame, "The game, its edit token and its two links"),
+        400: _REFUSED,
+        403: (
+            ErrorAnswer,
+            "With `club`: no club edit token (`missing_club_token`) or not that club's "
+            "(`bad_club_token`)",
+        ),
+        404: (ErrorAnswer, "With `club`: no such club (`club_not_found`)"),
+    },
     example={"variant": "contract", "players": ["Ann", "Bo", "Cy"]},
 )
 def create() -> ResponseReturnValue:
     """A game without an account: its `edit_token` is the secret that lets its holder change
-    it; anyone with `view_url` can read it."""
-    body = read_body(NewGame, _body())
+    it; anyone with `view_url` can read it. With `club` (and the club's edit token as the
+    bearer token) the game is filed in that club."""
+    raw = _body()
+    if isinstance(raw, dict) and raw.get("club") is not None:  # SPEC "Clubs"
+        keep_private()  # the answer holds the game's edit token
+        return create_game_in_club(raw, _token())
+    body = read_body(NewGame, raw)
     game = Game.start(
         body.variant,
         body.players,

@@ -139,6 +139,13 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
 
     Nothing is kept unless the whole game reads: GameRefused says what does not.
     """
+    start, steps, language = read_export(data, lang=lang)
+    return store.create(start, lang=language, steps=steps)
+
+
+def read_export(data: Any, *, lang: str | None = None) -> tuple[Game, list[Step], str]:
+    """A JSON export read and checked, nothing kept: the game as it started, the step of each
+    round entered again, and its language (GameRefused says what does not read)."""
     if not isinstance(data, Mapping):
         raise GameRefused([reason("bad_import", field="data")])
     exported = read_body(ImportedGame, data)
@@ -154,4 +161,4 @@ def import_game(data: Any, *, lang: str | None = None) -> tuple[store.StoredGame
         steps.append(step)
         game = step.game
     language = next((str(x) for x in (exported.lang, lang) if _known(x)), "en")
-    return store.create(start, lang=language, steps=steps)
+    return start, steps, language

@@ -54,6 +54,11 @@ class NewGame(Body):
         default=None, description="a name (or a seat from 0); the first player by default"
     )
     lang: Language | None = None
+    club: StrictStr | None = Field(
+        default=None,
+        description="a club's id: the game is filed in it (the bearer token is then the "
+        "club's edit token); a name the club does not know becomes a member",
+    )
 
 
 class RoundBody(Body):
@@ -113,6 +118,8 @@ def _reason(problem: Problem, body: Any, players: Sequence[str] | None) -> Reaso
     if where and where[0] == "rounds":
         number = where[1] + 1 if len(where) > 1 and isinstance(where[1], int) else None
         return reason("bad_import", field="rounds", round=number)
+    if problem.missing and len(where) == 1:
+        return reason("missing_field", field=str(where[0]))
     return reason("bad_input", field=str(where[0]) if where else "body")
 
 

@@ -7,6 +7,7 @@ import os
 from alembic import context
 from sqlalchemy import create_engine
 
+import referee.web.clubs.models  # noqa: F401  (its tables join the same metadata)
 from referee.web.database import VERSION_TABLE, normalize_url
 from referee.web.games.models import metadata
 

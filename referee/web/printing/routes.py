@@ -25,6 +25,7 @@ from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
 from referee.web import metrics
 from referee.web.games import store
+from referee.web.games.links import view_url
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
 from referee.web.inputs import whole_number
@@ -228,10 +229,11 @@ def game_sheet(game_id: str) -> ResponseReturnValue:
     lang = current_language()
     paper = _paper()
     today = format_date(date.today(), format="long")
-    key = ("game_sheet", stored.id, stored.game.version, lang, paper, today)
+    link = view_url(stored.id, external=True)
+    key = ("game_sheet", stored.id, stored.game.version, lang, paper, today, link)
     return _cached_pdf(
         key,
-        lambda: render_sheet(build_game_sheet(stored.game, lang, paper, today)),
+        lambda: render_sheet(build_game_sheet(stored.game, lang, paper, today, link)),
         f"score-sheet-{lang}-{paper}.pdf",
         max_age=0,
     )

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -24,10 +24,14 @@ from reportlab.pdfgen.canvas import Canvas
 from referee.engine.game import Game
 from referee.engine.variants import Variant
 from referee.web import words
+from referee.web.charts import LineChart
+from referee.web.games.chart import totals_chart
 from referee.web.house_rules import TableRules
 
 from .pdfs import Built, etag_of, font_file
 from .rulebook import card_values
+from .sheet_extras import draw_chart, draw_link
+from .sheet_words import draw_label, fit, shorten
 
 FONT = "RefereeSans"
 FONT_BOLD = "RefereeSans-Bold"
@@ -66,6 +70,7 @@ class SheetRow:
     scores: list[int | None] = field(default_factory=list)
     totals: list[int | None] = field(default_factory=list)
     went_out: str | None = None
+    buys: list[str] = field(default_factory=list)  # each seat's buys in words ("" for none)
 
 
 @dataclass
@@ -84,6 +89,8 @@ class Sheet:
     date: str = ""
     winner: str = ""
     totals: list[int | None] = field(default_factory=list)
+    link: str = ""  # a filled sheet's QR code: the game's view link
+    chart: LineChart | None = None  # a filled sheet's running totals
 
 
 def _labels(variant: Variant) -> dict[str, str]:
@@ -98,6 +105,7 @@ def _labels(variant: Variant) -> dict[str, str]:
         "dealer": gettext("Dealer"),
         "out": gettext("out"),
         "title": gettext("Score sheet"),
+        "scan": gettext("Scan to follow the game"),
     }
 
 
@@ -145,8 +153,10 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
     )
 
 
-def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
-    """A sheet filled from a game: every round played so far, the rest still to play."""
+def game_sheet(game: Game, lang: str, paper: str, date: str = "", link: str = "") -> Sheet:
+    """A sheet filled from a game: every round played so far, the rest still to play, the
+    buys of each round where buying is on, the running totals as a chart, and a QR code of
+    `link` (the game's view link) when given."""
     variant = game.variant
     players = list(game.players)
     # A game without rounds runs to a target: a few open deals below the last one played.
@@ -166,6 +176,8 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
             row.scores = list(played.scores)
             row.totals = list(running[number - 1])
             row.went_out = None if played.went_out is None else players[played.went_out]
+            if variant.buying:
+                row.buys = [_buys_text(r.buys) for r in played.results]
         rows.append(row)
     return Sheet(
         title=words.variant_name(variant),
@@ -180,18 +192,16 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "") -> Sheet:
         date=date,
         winner=", ".join(players[seat] for seat in game.winners),
         totals=list(game.standings.totals),
+        link=link,
+        chart=totals_chart(game),
     )
 
 
+def _buys_text(buys: int) -> str:
+    return ngettext("%(num)s buy", "%(num)s buys", buys) if buys else ""
+
+
 # -- drawing ------------------------------------------------------------------------------------
-
-
-def _fit(text: str, font: str, size: float, width: float) -> float:
-    """The largest size up to `size` at which `text` fits `width` on one line."""
-    measured = pdfmetrics.stringWidth(text, font, size)
-    if measured <= width or measured == 0:
-        return size
-    return max(5.0, size * width / measured)
 
 
 def page_size(sheet: Sheet) -> tuple[float, float]:
@@ -252,6 +262,7 @@ class _Grid:
     row: float
     total: float
     rows: int
+    chart: bool  # a chart of the running totals under the winner's line
 
     @property
     def header_bottom(self) -> float:
@@ -294,13 +305,23 @@ def _grid(sheet: Sheet, width: float, height: float) -> _Grid:
     player = (right - left - ROUND_COL - contract - DEALT_COL) / max(1, len(sheet.players))
     head, sub, total = 30.0, 13.0, 24.0
     room = top - (MARGIN + 40) - head - sub - total
-    row = min(MAX_ROW_HEIGHT, room / max(1, len(sheet.rows)))
     rows = len(sheet.rows)
-    return _Grid(left, right, top, contract, player, player * 0.56, head, sub, row, total, rows)
+    # The chart takes its band only where the rows stay tall enough to write in by hand.
+    chart = sheet.chart is not None and (room - CHART_BAND) / max(1, rows) >= MIN_ROW_BESIDE_CHART
+    if chart:
+        room -= CHART_BAND
+    row = min(MAX_ROW_HEIGHT, room / max(1, rows))
+    return _Grid(
+        left, right, top, contract, player, player * 0.56, head, sub, row, total, rows, chart
+    )
 
 
 #: Rows never grow taller than this: a few lines for notes stay below the grid.
 MAX_ROW_HEIGHT = 72.0
+#: The band a filled sheet's chart takes under the winner's line, and the least row height
+#: that leaves for the rounds.
+CHART_BAND = 132.0
+MIN_ROW_BESIDE_CHART = 20.0
 
 
 def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
@@ -312,9 +333,18 @@ def _draw(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
         _draw_row(canvas, sheet, grid, index, row)
     _draw_totals(canvas, sheet, grid)
     _draw_lines(canvas, sheet, grid)
-    # Under the grid: the winner.
+    # Under the grid: the winner, and a filled sheet's chart.
     _write_line(canvas, grid.left, grid.low - 26, 280, sheet.labels["winner"], sheet.winner)
-    _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
+    if grid.chart and sheet.chart is not None:
+        top = grid.low - 38
+        height = CHART_BAND - 10
+        draw_chart(
+            canvas, sheet.chart, grid.left, top - height, grid.right - grid.left, height, FONT
+        )
+    values_bottom = _draw_values(canvas, sheet, width - MARGIN - BAND, grid.top)
+    if sheet.link:
+        caption = sheet.labels["scan"]
+        draw_link(canvas, sheet.link, caption, width - MARGIN - BAND, MARGIN, values_bottom, BAND)
 
 
 def _draw_title(canvas: Canvas, sheet: Sheet, width: float, height: float) -> None:
@@ -322,7 +352,7 @@ def _draw_title(canvas: Canvas, sheet: Sheet, width: float, height: float) -> No
     top = height - MARGIN
     canvas.setFillColorRGB(*INK)
     title = f"{sheet.title} — {sheet.labels['title']}"
-    canvas.setFont(FONT_BOLD, _fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
+    canvas.setFont(FONT_BOLD, fit(title, FONT_BOLD, 17, width - 2 * MARGIN - 190))
     canvas.drawString(MARGIN, top - 14, title)
     canvas.setFont(FONT, 8.5)
     canvas.setFillColorRGB(*MUTED)
@@ -351,24 +381,33 @@ def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
     canvas.setFont(FONT_BOLD, 7.5)
     canvas.drawCentredString(grid.left + ROUND_COL / 2, label_y, "#")
     if grid.contract:
-        canvas.drawString(grid.x_contract + 4, label_y, labels["contract"])
-    dealt = _shorten(labels["dealt"], DEALT_COL - 3, 7.5, FONT_BOLD)
-    canvas.drawCentredString(grid.x_dealt + DEALT_COL / 2, label_y, dealt)
+        width = grid.contract - 8
+        draw_label(
+            canvas,
+            labels["contract"],
+            FONT_BOLD,
+            7.5,
+            width,
+            grid.x_contract + 4,
+            label_y,
+            left=True,
+        )
+    middle = grid.x_dealt + DEALT_COL / 2
+    draw_label(canvas, labels["dealt"], FONT_BOLD, 7.5, DEALT_COL - 3, middle, label_y)
     for seat, name in enumerate(sheet.players):
         left = grid.column(seat)
         if name:
-            canvas.setFont(FONT_BOLD, _fit(name, FONT_BOLD, 11, grid.player - 6))
+            canvas.setFont(FONT_BOLD, fit(name, FONT_BOLD, 11, grid.player - 6))
             canvas.drawCentredString(left + grid.player / 2, grid.top - 19, name)
         else:
             canvas.setStrokeColorRGB(*RULE)
             canvas.setLineWidth(0.5)
             canvas.line(left + 5, grid.top - 22, left + grid.player - 5, grid.top - 22)
-        canvas.setFont(FONT, 6.5)
         canvas.setFillColorRGB(*MUTED)
-        score = _shorten(labels["score"], grid.score - 2, 6.5)
-        canvas.drawCentredString(left + grid.score / 2, label_y, score)
-        total = _shorten(labels["total"], grid.player - grid.score - 2, 6.5)
-        canvas.drawCentredString(grid.total_x(seat), label_y, total)
+        middle = left + grid.score / 2
+        draw_label(canvas, labels["score"], FONT, 6.5, grid.score - 2, middle, label_y)
+        strip = grid.player - grid.score - 2
+        draw_label(canvas, labels["total"], FONT, 6.5, strip, grid.total_x(seat), label_y)
         canvas.setFillColorRGB(*INK)
 
 
@@ -392,6 +431,12 @@ def _draw_row(canvas: Canvas, sheet: Sheet, grid: _Grid, index: int, row: SheetR
         if total is not None:
             canvas.setFont(FONT, 10)
             canvas.drawCentredString(grid.total_x(seat), middle - 3.5, str(total))
+        buys = row.buys[seat] if seat < len(row.buys) else ""
+        if buys:
+            canvas.setFont(FONT, fit(buys, FONT, 6, grid.score - 4))
+            canvas.setFillColorRGB(*ACCENT)
+            canvas.drawRightString(left + grid.score - 2, bottom + grid.row - 7, buys)
+            canvas.setFillColorRGB(*INK)
         if name and row.went_out == name:
             canvas.setFont(FONT, 6.5)
             canvas.setFillColorRGB(*ACCENT)
@@ -448,12 +493,12 @@ def _draw_contract(
         canvas.setFont(FONT, 6.5)
         canvas.setFillColorRGB(*MUTED)
         text = f"{labels['dealer']}: {row.dealer}"
-        canvas.drawString(grid.x_contract + 4, y + 1, _shorten(text, grid.contract - 8, 6.5))
+        canvas.drawString(grid.x_contract + 4, y + 1, shorten(text, grid.contract - 8, 6.5, FONT))
         canvas.setFillColorRGB(*INK)
 
 
-def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> None:
-    """The card values in the right margin."""
+def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> float:
+    """The card values in the right margin; returns where they end, going down."""
     canvas.setFillColorRGB(*ACCENT)
     canvas.setFont(FONT_BOLD, 8)
     heading = simpleSplit(sheet.labels["values"], FONT_BOLD, 8, BAND)[:2]
@@ -482,7 +527,7 @@ def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> None:
             for line in simpleSplit(cards, FONT_BOLD, 9, BAND)[:3]:
                 canvas.drawString(left, y, line)
                 y -= 10.5
-            canvas.setFont(FONT, _fit(points, FONT, 9, BAND))
+            canvas.setFont(FONT, fit(points, FONT, 9, BAND))
             canvas.drawRightString(left + BAND, y, points)
             y -= 15
         canvas.setStrokeColorRGB(*RULE)
@@ -497,6 +542,7 @@ def _draw_values(canvas: Canvas, sheet: Sheet, left: float, top: float) -> None:
         canvas.drawString(x, y - 6, symbol)
         x += pdfmetrics.stringWidth(symbol + " ", FONT, 10)
     canvas.setFillColorRGB(*INK)
+    return y - 12
 
 
 def _write_line(canvas: Canvas, x: float, y: float, width: float, label: str, value: str) -> None:
@@ -508,14 +554,5 @@ def _write_line(canvas: Canvas, x: float, y: float, width: float, label: str, va
     canvas.setLineWidth(0.6)
     canvas.line(start, y - 2, x + width, y - 2)
     if value:
-        canvas.setFont(FONT, _fit(value, FONT, 11, x + width - start - 4))
+        canvas.setFont(FONT, fit(value, FONT, 11, x + width - start - 4))
         canvas.drawString(start + 3, y + 1, value)
-
-
-def _shorten(text: str, width: float, size: float, font: str = FONT) -> str:
-    """`text`, cut with an ellipsis where it would overrun `width`."""
-    if pdfmetrics.stringWidth(text, font, size) <= width:
-        return text
-    while len(text) > 1 and pdfmetrics.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"

@@ -1,0 +1,191 @@
+"""Clubs over JSON (SPEC.md "Clubs"): found one, read it and its stats; `POST /api/v1/games`
+files a game in a club with the club's bearer token (`create_game_in_club`).
+
+Bodies are read by the games' one reader into the models of `schemas.py`, which also describe
+the calls in the OpenAPI document. A refusal answers `error` (the first reason) and `errors`
+(every reason, each with its `field`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from referee.engine.errors import RefereeError
+from referee.engine.game import GameRefused, Reason, reason
+from referee.engine.variants import get_variant
+from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.api.openapi import Parameter, documented
+from referee.web.api.schemas import ErrorAnswer
+from referee.web.games import links as game_links
+from referee.web.games.exports import game_json
+from referee.web.games.schemas import NewGame, RefusedAnswer, read_body
+from referee.web.hosting import keep_private
+from referee.web.i18n import LANGUAGES, current_language
+from referee.web.messages import describe, describe_reason
+
+from . import filing, schemas, store
+from .board import board_of
+from .exports import club_json, stats_json
+from .links import edit_url, view_url
+from .presenting import club_view
+
+api_bp = Blueprint("clubs_api", __name__, url_prefix="/api/v1/clubs")
+guard(api_bp)
+
+
+def _reason_json(found: Reason) -> dict[str, Any]:
+    item: dict[str, Any] = {"code": found.code, "message": describe_reason(found)}
+    if found.field is not None:
+        item["field"] = found.field
+    return item
+
+
+def _error(status: int, code: str) -> ResponseReturnValue:
+    return jsonify({"error": {"code": code, "message": describe(code)}}), status
+
+
+@api_bp.errorhandler(GameRefused)
+def refused(error: GameRefused) -> ResponseReturnValue:
+    errors = [_reason_json(r) for r in error.reasons]
+    return jsonify({"error": errors[0], "errors": errors}), 400
+
+
+def _body() -> Any:
+    try:
+        return json_body()
+    except TooLarge:
+        raise
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field="body")]) from None
+
+
+def _lang(lang: str | None) -> str:
+    return lang if lang is not None and lang in LANGUAGES else current_language()
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+_CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
+_NOT_FOUND = (ErrorAnswer, "No such club (`club_not_found`)")
+
+
+@api_bp.post("")
+@documented(
+    "post",
+    "/api/v1/clubs",
+    summary="Found a club",
+    tag="clubs",
+    request=schemas.NewClub,
+    answers={
+        201: (schemas.ClubCreated, "The club, its edit token and its two links"),
+        400: (RefusedAnswer, "Refused: every reason, each with its field"),
+    },
+    example={"name": "Thursday table", "lang": "en"},
+)
+def create() -> ResponseReturnValue:
+    """A club without accounts: its `edit_token` starts games filed in it (with
+    `POST /api/v1/games` and `club`); anyone with `view_url` can read it."""
+    fields = read_body(schemas.NewClub, _body())
+    club, token = store.create(fields.name, lang=_lang(fields.lang))
+    keep_private()  # the answer holds the club's edit token
+    response = jsonify(
+        {
+            **club_json(club, []),
+            "edit_token": token,
+            "view_url": view_url(club.id, external=True),
+            "edit_url": edit_url(club.id, token, external=True),
+        }
+    )
+    response.status_code = 201
+    response.headers["Location"] = f"/api/v1/clubs/{club.id}"
+    return response
+
+
+@api_bp.get("/<club_id>")
+@documented(
+    "get",
+    "/api/v1/clubs/{club_id}",
+    summary="A club: its members and games",
+    tag="clubs",
+    answers={200: (schemas.ClubAnswer, "The club"), 404: _NOT_FOUND},
+    parameters=[_CLUB_ID],
+)
+def read(club_id: str) -> ResponseReturnValue:
+    """The club's name, members, and games (newest first)."""
+    club = store.load(club_id)
+    if club is None:
+        return _error(404, "club_not_found")
+    return jsonify(club_json(club, board_of(club.id, with_games=True).games))
+
+
+@api_bp.get("/<club_id>/stats")
+@documented(
+    "get",
+    "/api/v1/clubs/{club_id}/stats",
+    summary="A club's stats and ratings",
+    tag="clubs",
+    answers={
+        200: (schemas.ClubStats, "Every member's stats and rating"),
+        400: (RefusedAnswer, "`variant` names no variant"),
+        404: _NOT_FOUND,
+    },
+    parameters=[
+        _CLUB_ID,
+        Parameter("variant", "query", {"type": "string"}, "only this variant's games"),
+    ],
+)
+def stats(club_id: str) -> ResponseReturnValue:
+    """Every member's stats and rating, over all the club's games or one variant's."""
+    club = store.load(club_id)
+    if club is None:
+        return _error(404, "club_not_found")
+    asked = request.args.get("variant")
+    variant = None
+    if asked:
+        try:
+            variant = get_variant(asked).id
+        except RefereeError as error:
+            raise GameRefused([reason(error.code, field="variant", **error.params)]) from None
+    view = club_view(club, board_of(club.id), variant)
+    return jsonify(stats_json(view))
+
+
+def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseReturnValue:
+    """`POST /api/v1/games` with `club`: the club's token starts the game, which keeps a token
+    of its own. GameRefused (the games API answers it) when the game cannot start."""
+    fields = read_body(NewGame, body)
+    club = store.load(fields.club or "")
+    if club is None:
+        return _error(404, "club_not_found")
+    if token is None:
+        return _error(403, "missing_club_token")
+    if not store.check_token(club.id, token):
+        return _error(403, "bad_club_token")
+    stored, game_token = filing.start_game(
+        club,
+        fields.variant,
+        fields.players,
+        lang=_lang(fields.lang),
+        house_rules=fields.house_rules,
+        first_dealer=fields.first_dealer,
+    )
+    response: Response = jsonify(
+        {
+            **game_json(stored),
+            "edit_token": game_token,
+            "view_url": game_links.view_url(stored.id, external=True),
+            "edit_url": game_links.edit_url(stored.id, game_token, external=True),
+            "club": {"id": club.id, "view_url": view_url(club.id, external=True)},
+        }
+    )
+    response.status_code = 201
+    response.set_etag(f"g{stored.game.version}-{current_language()}")
+    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    return response

@@ -1,0 +1,50 @@
+"""Games started from a club: the names as the club writes them, the game kept with its own
+edit token, and filed in the club (its new names become members)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.engine.game import Game, GameRefused, reason
+from referee.web.games import store as games_store
+
+from . import store
+from .store import StoredClub
+
+
+def start_game(
+    club: StoredClub,
+    variant: Any,
+    players: Any,
+    *,
+    lang: str,
+    house_rules: Mapping[str, Any] | None = None,
+    first_dealer: Any = None,
+) -> tuple[games_store.StoredGame, str]:
+    """A new game of the club (GameRefused with every reason it cannot start)."""
+    if isinstance(players, Sequence) and not isinstance(players, str):
+        players = store.canonical_names(club.members, players)
+    game = Game.start(variant, players, house_rules=house_rules, first_dealer=first_dealer)
+    store.check_names(game.players)
+    store.check_room(club, game.players)
+    stored, token = games_store.create(game, lang=lang)
+    store.file_game(club.id, stored.id, game.players, played_at=stored.created_at)
+    return stored, token
+
+
+def rematch(club: StoredClub, last_game_id: str) -> tuple[games_store.StoredGame, str]:
+    """The last table again: the same players in the same seats, variant and house rules; the
+    first deal passes to the next seat."""
+    last = games_store.load(last_game_id)
+    if last is None:
+        raise GameRefused([reason("no_game_to_rematch")])
+    game = last.game
+    return start_game(
+        club,
+        game.variant.id,
+        list(game.players),
+        lang=last.lang,
+        house_rules=dict(game.house_rules) or None,
+        first_dealer=(game.first_dealer + 1) % len(game.players),
+    )

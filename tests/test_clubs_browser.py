@@ -1,0 +1,145 @@
+"""Clubs by thumb in headless Chromium at 360 px, in English and German: found a club, start a
+game by tapping members, and read the club page (stats, ladder, chart, head to head) without
+anything spilling sideways, without a console error or a CSP violation."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from club_fixture import FIXTURE, new_club, play_in_club
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+
+def _no_sideways_scroll(page: Page) -> None:
+    # Chromium under phone emulation widens innerWidth to an overflowing page: compare against
+    # the document's client width (MACHINE.md).
+    wide = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert wide <= 0, f"the page is {wide}px wider than the phone"
+
+
+def _clean(page: Page, console_errors: list[str]) -> None:
+    assert page.evaluate("window.__cspViolations") == []
+    assert console_errors == []
+
+
+def _populated(app: Flask) -> dict[str, Any]:
+    client = app.test_client()
+    club = new_club(client, "Donnerstagsrunde")
+    club["games"] = [play_in_club(client, club, *game) for game in FIXTURE]
+    return club
+
+
+def test_found_a_club_and_start_a_game_by_tapping_members(
+    page: Page, live_server: str, screenshot_dir: Path, console_errors: list[str]
+) -> None:
+    page.goto(live_server + "/clubs?lang=en")
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(screenshot_dir / "clubs-index.png"), full_page=True)
+    page.get_by_label("Name of the club").fill("Thursday table")
+    page.get_by_role("button", name="Found the club").tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Thursday table")
+    for index, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.locator(f"#new_names-{index}").fill(name)
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page).to_have_url(re.compile(r"/games/[^/]+/edit/"))
+    expect(page.get_by_text("Counts for the club:")).to_be_visible()
+    # Back on the club: the three are members now; tap two of them and add Di.
+    page.get_by_role("link", name="Thursday table").tap()
+    chips = page.locator(".club-new-game .member-pick")
+    expect(chips).to_have_count(3)
+    for chip in chips.all():  # the last table is picked already: start from nobody
+        if chip.locator("input").is_checked():
+            chip.tap()
+    page.locator(".club-new-game .member-pick", has_text="Cy").tap()
+    page.locator(".club-new-game .member-pick", has_text="Ann").tap()
+    expect(
+        page.locator(".club-new-game .member-pick", has_text="Ann").locator("input")
+    ).to_be_checked()
+    expect(
+        page.locator(".club-new-game .member-pick", has_text="Bo").locator("input")
+    ).not_to_be_checked()
+    page.locator("#new_names-0").fill("Di")
+    _no_sideways_scroll(page)
+    page.locator(".club-new-game").screenshot(path=str(screenshot_dir / "clubs-new-game.png"))
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".players-line")).to_have_text("Ann · Cy · Di")
+    _clean(page, console_errors)
+
+
+def test_the_club_page_at_360_px_in_english(
+    page: Page, app: Flask, live_server: str, screenshot_dir: Path, console_errors: list[str]
+) -> None:
+    club = _populated(app)
+    edit = club["edit_url"].replace("http://localhost", live_server)
+    page.goto(edit + "?lang=en")
+    expect(page.get_by_role("heading", name="Stats")).to_be_visible()
+    expect(page.locator(".ladder li")).to_have_count(4)
+    expect(page.locator("#ratings-chart svg")).to_have_count(0)  # one game night: no chart
+    expect(page.get_by_role("button", name="Play again")).to_be_visible()
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(screenshot_dir / "clubs-edit-en.png"), full_page=True)
+    # The stats table scrolls inside its box, the names staying in view.
+    page.locator(".club-stats .table-scroll").evaluate("box => box.scrollLeft = 400")
+    page.locator(".club-stats").screenshot(path=str(screenshot_dir / "clubs-stats-scrolled.png"))
+    tab = page.locator(".variant-tabs").get_by_role("link", name="Rummy", exact=True)
+    tab.tap()
+    expect(tab).to_have_attribute("aria-current", "page")
+    expect(page.locator(".stats-table tbody tr")).to_have_count(2)
+    _clean(page, console_errors)
+
+
+def test_the_club_page_and_a_game_chart_in_german(
+    page: Page, app: Flask, live_server: str, screenshot_dir: Path, console_errors: list[str]
+) -> None:
+    club = _populated(app)
+    # A second game night, so the ratings chart has two points.
+    with app.app_context():
+        from datetime import UTC, datetime
+
+        from sqlalchemy import update
+
+        from referee.web.clubs.models import club_games
+        from referee.web.database import database
+
+        with database().writing() as conn:
+            conn.execute(
+                update(club_games)
+                .where(club_games.c.game_id == club["games"][0]["id"])
+                .values(played_at=datetime(2026, 11, 26, 20, tzinfo=UTC), version=0)
+            )
+    page.goto(club["view_url"].replace("http://localhost", live_server) + "?lang=de")
+    expect(page.get_by_role("heading", name="Statistik")).to_be_visible()
+    expect(page.get_by_role("heading", name="Rangliste")).to_be_visible()
+    chart = page.locator("#ratings-chart")
+    expect(chart.locator("svg.chart")).to_be_visible()
+    chart.get_by_text("Die Zahlen des Diagramms").tap()
+    expect(chart.locator("table tbody tr")).to_have_count(2)
+    expect(page.get_by_role("button", name="Noch eine Partie")).to_have_count(0)  # view link
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(screenshot_dir / "clubs-view-de.png"), full_page=True)
+    chart.screenshot(path=str(screenshot_dir / "clubs-ratings-chart-de.png"))
+    # A finished game of the club: its running totals drawn under the score table.
+    game = club["games"][0]
+    page.goto(game["view_url"].replace("http://localhost", live_server) + "?lang=de")
+    totals = page.locator("#totals-chart")
+    expect(totals.locator("figcaption")).to_have_text("Zwischensummen, Runde für Runde")
+    expect(totals.locator("polyline")).to_have_count(3)
+    _no_sideways_scroll(page)
+    totals.screenshot(path=str(screenshot_dir / "games-totals-chart-de.png"))
+    page.screenshot(path=str(screenshot_dir / "games-finished-chart-de.png"), full_page=True)
+    # A dark page (as a dark theme sets it): the chart's words and axis take the page's ink.
+    page.evaluate(
+        """() => { const root = document.documentElement.style;
+        root.setProperty('--ink', '#eeeeee'); root.setProperty('--paper', '#121212');
+        root.setProperty('--line', '#777777'); document.body.style.color = '#eeeeee';
+        document.body.style.background = '#121212'; }"""
+    )
+    label = totals.locator(".chart-labels text").first
+    assert label.evaluate("t => getComputedStyle(t).fill") == "rgb(238, 238, 238)"
+    totals.screenshot(path=str(screenshot_dir / "games-totals-chart-dark.png"))
+    _clean(page, console_errors)
