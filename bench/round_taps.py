@@ -47,8 +47,10 @@ NAMES = [
     "Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L.",
     "Evangelina M", "Friedemann O", "Gwendolyn P.", "Hildegard Q.",
 ]  # fmt: skip
-CARDS = ["7H", "KS", "4D"]  # 5 + 10 + 5 = 20 points, as typed and as counted
-COUNTS = [(0, 2), (1, 1)]  # two of the 2–9 class, one of 10–K: 20 points
+# Each hand, by round (a round the same as the one before would be asked about: they differ).
+POINTS = {1: "20", 2: "25", 3: "20"}
+CARDS = {1: ["7H", "KS", "4D"], 2: ["7H", "KS", "QD"], 3: ["7H", "KS", "4D"]}  # 20, 25, 20
+COUNTS = {1: [(0, 2), (1, 1)], 2: [(0, 1), (1, 2)], 3: [(0, 2), (1, 1)]}  # by value: the same
 
 # A thumb is not a script: a moment between one action and the next (typing into a field at
 # once after the tap that focuses it loses keys now and then in headless Chromium).
@@ -149,12 +151,12 @@ def _is_rows_screen(page: Page) -> bool:
 
 def _mark_out(page: Page, thumb: Thumb, seat: int) -> None:
     if _is_rows_screen(page):
-        thumb.tap(page.locator(f"#went-out-{seat}"))
+        thumb.tap(page.locator(f"label.out-toggle:has(#went-out-{seat})"))
     else:
         thumb.tap(page.locator(f'fieldset.seat[data-seat="{seat}"] .out-toggle'))
 
 
-def enter_typed(page: Page, thumb: Thumb, players: int) -> None:
+def enter_typed(page: Page, thumb: Thumb, players: int, number: int) -> None:
     _mark_out(page, thumb, 0)
     rows = _is_rows_screen(page)
     for seat in range(1, players):
@@ -162,42 +164,50 @@ def enter_typed(page: Page, thumb: Thumb, players: int) -> None:
             thumb.tap(page.locator("#next-player"))  # "Next" in the save bar moves on
         else:
             thumb.tap(page.locator(f"#seat-{seat}-penalty"))
-        thumb.type("20", page.locator(f"#seat-{seat}-penalty"))
+        thumb.type(POINTS[number], page.locator(f"#seat-{seat}-penalty"))
 
 
-def enter_picked(page: Page, thumb: Thumb, players: int) -> None:
+def enter_picked(page: Page, thumb: Thumb, players: int, number: int) -> None:
     _mark_out(page, thumb, 0)
     if _is_rows_screen(page):
         for seat in range(1, players):
-            thumb.tap(page.locator(f"#seat-{seat}-cards-open"))
-            for card in CARDS:
+            if seat == 1:
+                thumb.tap(page.locator(f"#seat-{seat}-cards-open"))
+            else:  # "Next" moves the picker on to the next player
+                thumb.tap(page.locator("#next-player"))
+            page.locator(f"#seat-{seat}-hand .cp-pad").wait_for()
+            for card in CARDS[number]:
                 thumb.tap(page.locator(f'.cp-pad .cp-key[data-card="{card}"]'))
         return
     thumb.tap(page.locator("details.by-cards > summary"))
     for seat in range(1, players):
         if seat > 1:  # the picker moved to the first seat not out by itself
             thumb.tap(page.locator(".cp-targets button").nth(seat))
-        for card in CARDS:
+        for card in CARDS[number]:
             thumb.tap(page.locator(f'.cp-key[data-card="{card}"]'))
 
 
-def enter_counted(page: Page, thumb: Thumb, players: int) -> None:
+def enter_counted(page: Page, thumb: Thumb, players: int, number: int) -> None:
     _mark_out(page, thumb, 0)
     rows = _is_rows_screen(page)
     for seat in range(1, players):
         if rows:
-            thumb.tap(page.locator(f"#seat-{seat}-count-open"))
+            if seat == 1:
+                thumb.tap(page.locator(f"#seat-{seat}-count-open"))
+            else:  # "Next" moves the count on to the next player
+                thumb.tap(page.locator("#next-player"))
             box = page.locator(f'.by-class[data-seat="{seat}"]')
+            box.wait_for()
         else:
             box = page.locator(f'fieldset.seat[data-seat="{seat}"] details.by-class')
             thumb.tap(box.locator("summary"))
-        for index, times in COUNTS:
+        for index, times in COUNTS[number]:
             plus = box.locator(".stepper").nth(index).locator("button").last
             for _ in range(times):
                 thumb.tap(plus)
 
 
-METHODS: dict[str, Callable[[Page, Thumb, int], None]] = {
+METHODS: dict[str, Callable[[Page, Thumb, int, int], None]] = {
     "typed": enter_typed,
     "picker": enter_picked,
     "count": enter_counted,
@@ -212,7 +222,7 @@ def play_round(page: Page, method: str, players: int, number: int) -> tuple[int,
     )
     page.evaluate("window.__taps = 0")
     thumb = Thumb(page)
-    METHODS[method](page, thumb, players)
+    METHODS[method](page, thumb, players, number)
     seen = int(page.evaluate("window.__taps")) + 1  # and the tap on save
     thumb.tap(page.locator("form.round-form button[name=save]").first)
     try:
@@ -269,7 +279,7 @@ def main() -> None:
                         taps.append(counted)
                         scrolls.append(swiped)
                 saved = page.request.get(f"{base}/api/v1/games/{game['id']}").json()
-                wanted = {name: 0 if seat == 0 else 60 for seat, name in enumerate(NAMES[:players])}
+                wanted = {name: 0 if seat == 0 else 65 for seat, name in enumerate(NAMES[:players])}
                 assert saved["totals"] == wanted, saved["totals"]  # every round went in as meant
                 print(
                     f"{method:8} {players:>7} {statistics.mean(taps):>6.1f} "

@@ -94,13 +94,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ends_game_early": {"round": 3},
     "nothing_to_undo": {},
     "not_the_last_change": {"round": 2},
+    "nothing_to_restore": {},
+    "cannot_restore": {"round": 4},
     "game_not_found": {},
     "stale_version": {"version": 3, "current": 4},
     "missing_token": {},
     "bad_token": {},
     "bad_import": {},
     "mark_who_went_out": {},
-    "check_fields": {},
+    "same_as_previous_round": {"round": 4, "previous": 3},
+    "choose_first_dealer": {},
 }
 
 

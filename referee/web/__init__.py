@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from . import database, errors, i18n, picker, security
+from . import database, errors, i18n, picker, security, theme
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +56,7 @@ def create_app(
     compress.init_app(app)
     app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
     i18n.init_app(app)
+    theme.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     database.init_app(app)

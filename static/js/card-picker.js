@@ -52,9 +52,11 @@
       key.appendChild(key.cpBadge);
     });
     this.status = root.querySelector("[data-cp-status]");
+    // Inline: no switch of fields; the grid moves to just under the field that has focus.
+    this.inline = root.hasAttribute("data-cp-inline");
     this.active = this.fields[0];
     this.bind();
-    this.buildTargets();
+    if (!this.inline) { this.buildTargets(); }
     this.pad.hidden = false;
     this.fields.forEach(function (field) { self.renderChosen(field); });
     this.renderKeys();
@@ -187,6 +189,9 @@
     });
     var next = this.pad.querySelector("[data-cp-action=next]");
     next.hidden = !field.hasAttribute("data-cp-multi");
+    if (this.inline && this.pad.parentNode !== field.parentNode) {
+      field.parentNode.appendChild(this.pad);
+    }
     this.renderKeys();
   };
 

@@ -11,13 +11,14 @@ from typing import Any
 from flask_babel import gettext
 
 from referee.engine.cards import Rank
-from referee.engine.game import Action, Game, SeatResult
+from referee.engine.game import Action, Change, Game, SeatResult
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.words import house_rules_in_words, rank_label, variant_name
 
 from . import store
+from .forms import RematchForm
 from .links import edit_url, view_url
 
 #: How often a game page asks whether anything changed (seconds).
@@ -82,6 +83,8 @@ def change_text(game: Game, entry: store.Entry) -> str:
         text = gettext("Round %(number)s entered", number=change.round)
     elif change.action is Action.EDIT:
         text = gettext("Round %(number)s corrected", number=change.round)
+    elif change.action is Action.REDO:
+        text = gettext("Restored: round %(number)s", number=change.round)
     elif change.after is None:
         text = gettext("Undone: round %(number)s taken back", number=change.round)
     else:
@@ -95,6 +98,26 @@ def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:
     return {
         seat: gettext("out") if r.went_out else str(r.penalty) for seat, r in enumerate(results)
     }
+
+
+def short_names(players: Sequence[str], letters: int = 3) -> list[str]:
+    """Names short enough for eight columns on a 320-px phone: the first `letters` letters,
+    unless another name starts the same; then the first letters and the seat number."""
+    starts = [name[:letters].casefold() for name in players]
+    return [
+        name[:letters] if starts.count(starts[seat]) == 1 else f"{name[: letters - 1]}{seat + 1}"
+        for seat, name in enumerate(players)
+    ]
+
+
+def share_text(game: Game) -> str:
+    """The result in a line, for sharing: who won, and every total."""
+    names = [game.players[seat] for seat in game.winners]
+    totals = " · ".join(
+        f"{name} {total}" for name, total in zip(game.players, game.standings.totals, strict=True)
+    )
+    won = gettext("%(name)s wins!", name=names[0]) if len(names) == 1 else ", ".join(names)
+    return f"{variant_name(game.variant.id)}: {won} {totals}"
 
 
 def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
@@ -117,13 +140,47 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
         "winner_names": [game.players[i] for i in game.winners],
         "change_text": lambda entry: change_text(game, entry),
         "card_points_json": card_points_json(game.variant),
+        "short_names": short_names(game.players),
+        "share_text": share_text(game) if game.finished else "",
+        "rematch_form": RematchForm(formdata=None) if game.finished else None,
     }
 
 
+def undo_question(change: Change) -> str:
+    """What the undo button asks before it takes `change` back."""
+    if change.action is Action.ADD:
+        return gettext("Undo round %(number)s?", number=change.round)
+    if change.action is Action.REDO:
+        return gettext("Undo restoring round %(number)s?", number=change.round)
+    return gettext("Undo the correction of round %(number)s?", number=change.round)
+
+
 def editing_context(stored: store.StoredGame) -> dict[str, Any]:
-    """What the edit pages add: the history shown and whether undo is possible."""
+    """What the edit pages add: the history shown, what undo would take back (and asks first),
+    what a restore would put back."""
+    game = stored.game
+    history = store.history(stored.id, limit=HISTORY_SHOWN)
+    undoable = next(
+        (e for e in history if e.change.action is not Action.UNDO and not e.undone), None
+    )
+    if undoable is None and len(history) == HISTORY_SHOWN:  # older than the lines shown
+        last = store.last_change(stored.id)
+    else:
+        last = undoable.change if undoable is not None else None
+    newest = history[0] if history else None
+    restorable = (
+        newest
+        if newest is not None
+        and newest.change.action is Action.UNDO
+        and not newest.undone
+        and game.can_redo(newest.change)
+        else None
+    )
     return {
-        "history": store.history(stored.id, limit=HISTORY_SHOWN),
-        "can_undo": stored.game.can_undo(store.last_change(stored.id)),
-        "classes": class_views(stored.game.variant),
+        "history": history,
+        "can_undo": game.can_undo(last),
+        "undo_question": undo_question(last) if last is not None else "",
+        "undo_entry": undoable,
+        "restorable": restorable,
+        "classes": class_views(game.variant),
     }
