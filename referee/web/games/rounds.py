@@ -302,6 +302,8 @@ def _stale(
         if not posted.correcting and _saved_as_typed(game, posted):
             return _back_to_the_game(fresh.id, token, corrected=False)
         screen.conflict = conflict_view(game, number, entry)
+        # The table shows this round as saved; what else changed is said below it.
+        screen.since = [e for e in screen.since if e.change.round != number]
         if posted.correcting:
             _merge_stale_correction(form, fresh, number, conflict)
         return _render(fresh, token, form, number, template=template, correcting=True,
