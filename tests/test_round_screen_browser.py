@@ -119,7 +119,7 @@ def test_no_sideways_scroll_on_any_entry_method_and_problems_in_view(
         page.locator(f'#seat-1-hand .cp-key[data-card="{card}"]').tap()
     assert page.evaluate(NO_SIDEWAYS_SCROLL), "the card picker"
     badge = page.locator('#seat-1-hand .cp-key[data-card="10H"] .cp-badge')
-    expect(badge).to_have_text("1")
+    expect(badge).to_have_attribute("data-count", "1")
     suit = page.locator('#seat-1-hand .cp-key[data-card="10H"] span[aria-hidden]').first
     badge_box, suit_box = badge.bounding_box(), suit.bounding_box()
     assert badge_box and suit_box and badge_box["y"] >= suit_box["y"] + suit_box["height"] - 1
@@ -341,3 +341,16 @@ def test_dark_mode_follows_the_phone_and_the_switch(
     page.locator(".theme-to-dark").tap()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page.evaluate(ground) == "rgb(21, 23, 26)"
+
+
+def test_high_contrast_drops_the_greys(phone: Any, live_server: str) -> None:
+    for scheme in ("light", "dark"):
+        page = phone(360, color_scheme=scheme, contrast="more")
+        page.goto(live_server + "/")
+        colours = page.evaluate(
+            """() => { const s = getComputedStyle(document.documentElement);
+                       return [s.getPropertyValue("--muted"), s.getPropertyValue("--ink")]; }"""
+        )
+        muted = page.evaluate("getComputedStyle(document.querySelector('.variant-summary')).color")
+        ink = page.evaluate("getComputedStyle(document.body).color")
+        assert muted == ink, (scheme, colours)

@@ -261,8 +261,10 @@
       var code = key.getAttribute("data-card");
       var count = counts[code] || 0;
       var cap = self.capOf(code);
+      // The count is drawn by CSS from data-count: it is not part of the key's words (its
+      // name says "2 chosen"), so what the key shows stays what its name starts with.
       var badge = key.cpBadge;
-      badge.textContent = String(count);
+      badge.setAttribute("data-count", String(count));
       badge.hidden = single || count === 0;
       key.classList.toggle("cp-has", count > 0);
       key.classList.toggle("cp-full", !single && count >= cap);
