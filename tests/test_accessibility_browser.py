@@ -113,25 +113,22 @@ PAGES: dict[str, tuple[str, Callable[..., None] | None]] = {
 }
 
 
-@pytest.mark.parametrize("name", list(PAGES))
-def test_no_serious_or_critical_violations(scheme_page: Page, live_server: str, name: str) -> None:
+def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_server: str) -> None:
     page = scheme_page
-    where, then = PAGES[name]
-    game = _game(page, live_server, rounds=2) if where in ("edit", "correct", "view") else None
-    if where == "finished":
-        finished = _game(page, live_server, rounds=7, variant="contract")
-        url = finished["edit_url"]
-    elif game is not None:
-        url = {
-            "edit": game["edit_url"],
-            "correct": f"{game['edit_url']}/rounds/1",
-            "view": game["view_url"],
-        }[where]
-    else:
-        url = live_server + where
-    page.goto(url)
-    if then is _conflict:
-        then(page, live_server, game)
-    elif then is not None:
-        then(page)
-    assert _violations(page) == [], name
+    game = _game(page, live_server, rounds=2)
+    finished = _game(page, live_server, rounds=7, variant="contract")
+    urls = {
+        "edit": game["edit_url"],
+        "correct": f"{game['edit_url']}/rounds/1",
+        "view": game["view_url"],
+        "finished": finished["edit_url"],
+    }
+    found = {}
+    for name, (where, then) in PAGES.items():
+        page.goto(urls.get(where, live_server + where))
+        if then is _conflict:
+            then(page, live_server, game)
+        elif then is not None:
+            then(page)
+        found[name] = _violations(page)
+    assert {name: v for name, v in found.items() if v} == {}

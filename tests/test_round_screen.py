@@ -151,9 +151,13 @@ def test_the_games_language_for_a_phone_that_chose_none(client: FlaskClient) -> 
     assert '<html lang="de"' in client.get(location, headers=english).get_data(as_text=True)
     sheet = client.get(f"/games/{game_id}/sheet.pdf", headers=english)
     assert "-de-" in sheet.headers["Content-Disposition"]
+    first = _round(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    client.post(location + "/rounds", data=first)
+    exported = client.get(f"/games/{game_id}.csv", headers=english).get_data(as_text=True)
+    assert "2 Sätze zu 3" in exported
     # The API keeps its own default, English
     answer = client.get(f"/api/v1/games/{game_id}", headers=english).get_json()
-    assert answer["rounds"] == [] and client.get("/", headers=english).status_code == 200
+    assert answer["rounds"][0]["contract"] == "2 sets of 3"
     # A phone that chose English (its cookie, or ?lang) keeps its choice
     assert "Scores" in client.get(f"/games/{game_id}?lang=en").get_data(as_text=True)
     assert "Scores" in client.get(f"/games/{game_id}").get_data(as_text=True)  # the cookie now

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, g
 from flask.blueprints import BlueprintSetupState
 
 from referee.web.i18n import speak_by_default
@@ -23,7 +23,9 @@ def _speak_the_games_language(state: BlueprintSetupState) -> None:
 def _game_language(endpoint: str | None, values: dict[str, Any] | None) -> None:
     game_id = (values or {}).get("game_id")
     if isinstance(game_id, str) and endpoint and not endpoint.startswith(("games_api.", "api.")):
-        speak_by_default(lambda: store.lang_of(game_id))
+        # The page has usually loaded the game before its first word (access.game_or_404
+        # keeps its language): asked only otherwise.
+        speak_by_default(lambda: g.get("game_language") or store.lang_of(game_id))
 
 
 from . import rounds, routes, store  # noqa: E402,F401

@@ -3,7 +3,7 @@ or a 403, and the phone's list of recent games (kept in its session)."""
 
 from __future__ import annotations
 
-from flask import abort, session
+from flask import abort, g, session
 
 from referee.web.messages import describe
 
@@ -18,6 +18,7 @@ def game_or_404(game_id: str) -> store.StoredGame:
     stored = store.load(game_id)
     if stored is None:
         abort(404, description=describe("game_not_found"))
+    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
     return stored
 
 
