@@ -43,7 +43,7 @@ def test_every_problem_at_once_under_its_field_and_in_the_summary(client: FlaskC
         "seat-1-penalty",
         "seats-2-cards",
         "seat-3-penalty",
-    ]  # fmt: skip  (in the order of the page: the round first, then seat by seat)
+    ]  # in the order of the page: the round first, then seat by seat
     texts = dict(links)
     assert "Mark who went out" in texts["went-out-0"]
     assert texts["seat-1-penalty"].startswith("Bo: ") and "whole number" in texts["seat-1-penalty"]
@@ -102,8 +102,8 @@ def test_undo_asks_and_restore_puts_it_back(client: FlaskClient) -> None:
 
 
 def test_a_rematch_starts_the_same_table_with_the_next_dealer(client: FlaskClient) -> None:
-    location = _start(client, ["Ann", "Bo", "Cy"], first_dealer="Bo", lang="de",
-                      house_rules={"buying": True})  # fmt: skip
+    options = {"first_dealer": "Bo", "lang": "de", "house_rules": {"buying": True}}
+    location = _start(client, ["Ann", "Bo", "Cy"], **options)
     game_id = location.split("/")[2]
     for number in range(1, 8):
         data = _round(
@@ -133,8 +133,10 @@ def test_without_a_script_the_first_dealer_is_asked_once_the_names_are_in(
     text = second.get_data(as_text=True)
     assert second.status_code == 200 and "Who deals first?" in text
     assert re.findall(r'name="first_dealer" value="(\d)"[^>]*> <span>(\w+)', text) == [
-        ("0", "Ann"), ("2", "Cy"), ("3", "Di")
-    ]  # fmt: skip
+        ("0", "Ann"),
+        ("2", "Cy"),
+        ("3", "Di"),
+    ]
     assert 'value="Cy"' in text  # the names stay as typed
     answer = client.post("/", data={**data, "first_dealer": "3"})
     assert answer.status_code == 303
@@ -222,9 +224,12 @@ def test_the_contract_table_reads_row_by_row_to_a_screen_reader(client: FlaskCli
     page = client.get("/?rules=open").get_data(as_text=True)
     labels = re.findall(r'aria-label="(Round \d+: [^"]+)"[^>]*name="contracts-0-', page)
     assert labels == [
-        "Round 1: sets", "Round 1: cards in a set", "Round 1: runs", "Round 1: cards in a run",
+        "Round 1: sets",
+        "Round 1: cards in a set",
+        "Round 1: runs",
+        "Round 1: cards in a run",
         "Round 1: cards dealt",
-    ]  # fmt: skip
+    ]
     assert 'aria-label="Round 7: runs"' in page
 
 

@@ -280,6 +280,32 @@ def test_without_javascript_the_first_dealer_is_a_second_step(
     context.close()
 
 
+def test_without_javascript_a_round_goes_in_by_the_plain_form(
+    browser: Browser, live_server: str, screenshot_dir: Path
+) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 320, "height": 740})
+    page = context.new_page()
+    game = _game(page, live_server, 3, rounds=0)
+    page.goto(game["edit_url"])
+    expect(page.locator("#next-player")).to_be_hidden()  # what only a script can work
+    expect(page.locator("#seat-1-cards-open")).to_be_hidden()
+    page.get_by_role("button", name="Save the round").click()
+    summary = page.locator("#error-summary")
+    expect(summary).to_contain_text("Mark who went out")
+    assert page.url.endswith("#round-form")  # the page opens at the form and its problems
+    page.screenshot(path=str(screenshot_dir / "round-no-js.png"), full_page=True)
+    page.locator("#went-out-0").check()
+    page.locator("#seat-1-hand > summary").click()  # the cards, by hand
+    page.locator("#seats-1-cards").fill("QS 5H")
+    page.locator("#seat-2-penalty").fill("20")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("heading", name="Enter round 2")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    saved = page.request.get(f"{live_server}/api/v1/games/{game['id']}").json()
+    assert list(saved["rounds"][0]["scores"].values()) == [0, 15, 20]
+    context.close()
+
+
 # -- two phones, one round ------------------------------------------------------------------------
 
 

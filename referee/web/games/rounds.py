@@ -9,6 +9,7 @@ keeps this phone's entry on the round it was meant for, beside the saved one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,9 +186,6 @@ class Posted:
     results: list[SeatResult | None]  # None: a seat that could not be read
     reasons: list[Reason]  # everything that cannot be read
 
-    def problems(self, game: Game) -> list[Problem]:
-        return round_problems(self.form, self.reasons, game.players)
-
 
 def _read(stored: store.StoredGame, number: int | None) -> Posted:
     game = stored.game
@@ -238,8 +236,16 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
     problems = round_problems(posted.form, reasons, game.players)
     if problems:
         screen = Screen(problems=problems)
-        return _render(stored, token, posted.form, posted.number, template=template,
-                       correcting=posted.correcting, screen=screen, status=400)  # fmt: skip
+        return _render(
+            stored,
+            token,
+            posted.form,
+            posted.number,
+            template=template,
+            correcting=posted.correcting,
+            screen=screen,
+            status=400,
+        )
     results = [r for r in posted.results if r is not None]
     again = not posted.correcting and not posted.form.same_again.data
     if again and game.repeats_previous(posted.number, results):
@@ -252,8 +258,16 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
     except GameRefused as refused:  # another phone's change came between the check and now
         fresh = store.load(stored.id) or stored
         screen = Screen(problems=round_problems(posted.form, refused.reasons, game.players))
-        return _render(fresh, token, posted.form, posted.number, template=template,
-                       correcting=posted.correcting, screen=screen, status=400)  # fmt: skip
+        return _render(
+            fresh,
+            token,
+            posted.form,
+            posted.number,
+            template=template,
+            correcting=posted.correcting,
+            screen=screen,
+            status=400,
+        )
     except store.Conflict as conflict:
         return _stale(game_id, token, posted, template, conflict)
     except store.GameNotFound:
@@ -282,8 +296,9 @@ def _ask_again(
     previous = posted.number - 1
     text = describe("same_as_previous_round", {"round": posted.number, "previous": previous})
     screen = Screen(problems=[Problem(text, None, "repeat", "same-again")], repeat=previous)
-    return _render(stored, token, posted.form, posted.number, template=template, screen=screen,
-                   status=400)  # fmt: skip
+    return _render(
+        stored, token, posted.form, posted.number, template=template, screen=screen, status=400
+    )
 
 
 def _stale(
@@ -306,8 +321,16 @@ def _stale(
         screen.since = [e for e in screen.since if e.change.round != number]
         if posted.correcting:
             _merge_stale_correction(form, fresh, number, conflict)
-        return _render(fresh, token, form, number, template=template, correcting=True,
-                       screen=screen, status=409)  # fmt: skip
+        return _render(
+            fresh,
+            token,
+            form,
+            number,
+            template=template,
+            correcting=True,
+            screen=screen,
+            status=409,
+        )
     # Not saved by anyone: still the round to enter, unless an undo took the round before it.
     target = game.next_round
     if target is not None and number != target:
@@ -346,7 +369,9 @@ def edit_round(game_id: str, token: str, number: int) -> ResponseReturnValue:
     return _render(stored, token, form, number, template="games/round.html", correcting=True)
 
 
-def _take_back(game_id: str, token: str, take: Any, where: str) -> ResponseReturnValue:
+def _take_back(
+    game_id: str, token: str, take: Callable[..., store.StoredGame], where: str
+) -> ResponseReturnValue:
     """Undo or restore, from the version the phone saw; refused, the page says why."""
     stored = editable_game(game_id, token)
     form = UndoForm()
@@ -362,8 +387,15 @@ def _take_back(game_id: str, token: str, take: Any, where: str) -> ResponseRetur
             status, notice = 400, " ".join(describe_reason(r) for r in error.reasons)
         else:
             status, notice = 409, describe(error.code, error.params)
-        return _render(fresh, token, round_form, number, template="games/game.html",
-                       screen=Screen(notice=notice), status=status)  # fmt: skip
+        return _render(
+            fresh,
+            token,
+            round_form,
+            number,
+            template="games/game.html",
+            screen=Screen(notice=notice),
+            status=status,
+        )
     return redirect(f"{edit_url(stored.id, token)}#{where}", 303)
 
 
