@@ -67,7 +67,7 @@ def test_found_a_club_and_start_a_game_by_tapping_members(
     _no_sideways_scroll(page)
     page.locator(".club-new-game").screenshot(path=str(screenshot_dir / "clubs-new-game.png"))
     page.get_by_role("button", name="Start the game").tap()
-    expect(page.locator(".players-line")).to_have_text("Ann · Cy · Di")
+    expect(page.locator("#round-form .player-name bdi")).to_have_text(["Ann", "Cy", "Di"])
     _clean(page, console_errors)
 
 

@@ -238,6 +238,68 @@ def test_rule_undo_takes_back_only_the_newest_change() -> None:
     assert not game.can_undo(None) and second.game.can_undo(second.change)
 
 
+def test_rule_restore_puts_back_what_an_undo_took() -> None:
+    game = contract_game()
+    game = game.enter_round(1, [OUT, held(20), held(25)]).game
+    entered = game.enter_round(2, [held(15), OUT, held(40)])
+    undone = entered.game.undo(entered.change)
+    assert len(undone.game.rounds) == 1
+    restored = undone.game.redo(undone.change)
+    assert restored.game.rounds == entered.game.rounds
+    assert restored.change == Change(Action.REDO, 2, None, entered.change.after)
+    assert restored.game.version == entered.game.version + 2
+    # a restored round is the newest change: undo takes it back again
+    again = restored.game.undo(restored.change)
+    assert again.game.rounds == undone.game.rounds
+
+
+def test_rule_restore_puts_back_an_undone_correction() -> None:
+    game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
+    corrected = game.correct_round(1, [OUT, held(30), held(25)])
+    undone = corrected.game.undo(corrected.change)
+    assert undone.game.rounds[0].scores == (0, 20, 25)
+    restored = undone.game.redo(undone.change)
+    assert restored.game.rounds[0].scores == (0, 30, 25)
+    assert restored.change.before == game.rounds[0].results
+
+
+def test_rule_restore_only_an_undo_whose_round_is_as_it_left_it() -> None:
+    game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
+    entered = game.enter_round(2, [held(15), OUT, held(40)])
+    undone = entered.game.undo(entered.change)
+    moved_on = undone.game.enter_round(2, [OUT, held(5), held(5)]).game
+    with pytest.raises(GameRefused) as caught:
+        moved_on.redo(undone.change)
+    assert reasons_of(caught) == [("cannot_restore", None, None)]
+    with pytest.raises(GameRefused) as caught:
+        undone.game.redo(entered.change)  # not an undo
+    assert reasons_of(caught) == [("nothing_to_restore", None, None)]
+    assert not undone.game.can_redo(None) and undone.game.can_redo(undone.change)
+
+
+def test_rule_a_round_that_scores_as_the_one_before_is_a_repeat() -> None:
+    game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
+    assert game.repeats_previous(2, [OUT, held(20), held(25)])
+    # the same points from the cards are the same round to the table
+    assert game.repeats_previous(2, [OUT, held(20), SeatResult(cards=parse_cards("10H 10S 5C"))])
+    assert not game.repeats_previous(2, [OUT, held(20), held(30)])
+    assert not game.repeats_previous(2, [held(20), OUT, held(25)])
+    assert not game.repeats_previous(1, [OUT, held(20), held(25)])  # nothing before round 1
+    # re-sending round 1 is not a repeat of anything: it is out of order
+    assert not game.repeats_previous(3, [OUT, held(20), held(25)])
+
+
+def test_a_rematch_keeps_the_table_and_passes_the_first_deal_on() -> None:
+    game = Game.start(
+        "shanghai", ["Ann", "Bo", "Cy"], house_rules={"buying": False}, first_dealer="Cy"
+    )
+    again = game.rematch()
+    assert again.players == game.players and again.variant == game.variant
+    assert again.house_rules == {"buying": False} and again.rounds == ()
+    assert again.first_dealer == 0  # Cy dealt first last time: Ann now
+    assert again.rematch().first_dealer == 1
+
+
 def test_the_deal_of_a_round_passes_to_the_left() -> None:
     game = Game.start("contract", ["Ann", "Bo", "Cy", "Di", "Ed"], first_dealer="Cy")
     deal = game.deal(1)
@@ -295,8 +357,16 @@ class Kept:
                 return change
         return None
 
+    def last_restorable(self) -> Change | None:
+        """The newest change, when it is an undo not yet restored (what "Restore" puts back)."""
+        if self.changes and self.changes[-1][0].action is Action.UNDO and not self.changes[-1][1]:
+            return self.changes[-1][0]
+        return None
+
     def record(self, change: Change) -> None:
-        if change.action is Action.UNDO:
+        if change.action is Action.REDO:
+            self.changes[-1] = (self.changes[-1][0], True)
+        elif change.action is Action.UNDO:
             for index in range(len(self.changes) - 1, -1, -1):
                 kept, undone = self.changes[index]
                 if kept.action is not Action.UNDO and not undone:
@@ -326,7 +396,7 @@ def round_results(draw: st.DrawFn, players: int) -> list[SeatResult]:
 def operations(draw: st.DrawFn) -> list[tuple[str, int, list[SeatResult]]]:
     steps = []
     for _ in range(draw(st.integers(1, 20))):
-        kind = draw(st.sampled_from(["enter", "enter", "correct", "undo"]))
+        kind = draw(st.sampled_from(["enter", "enter", "correct", "undo", "redo"]))
         steps.append((kind, draw(st.integers(1, 7)), draw(round_results(4))))
     return steps
 
@@ -357,6 +427,13 @@ def test_property_totals_are_the_sums_of_rounds_and_each_change_adds_one_version
             step = game.correct_round(target, results)
         elif kind == "undo" and kept.last_undoable() is not None:
             step = game.undo(kept.last_undoable())
+        elif kind == "redo" and kept.last_restorable() is not None:
+            undone = kept.last_restorable()
+            assert undone is not None
+            step = game.redo(undone)
+            # what the undo took is back, exactly
+            assert step.game.rounds[: undone.round - 1] == game.rounds[: undone.round - 1]
+            assert step.game.rounds[undone.round - 1].results == undone.before
         else:
             continue
         assert step.game.version == game.version + 1

@@ -29,28 +29,25 @@ PICKED = {3: (3, ["JK", "AS", "10H", "QS"])}  # round 3, Di: 15 + 15 + 10 + 10 =
 def _enter_round(
     page: Page, out: int, points: dict[int, int], first_class_taps: bool, number: int = 0
 ) -> None:
-    page.locator(f'fieldset.seat[data-seat="{out}"] .out-toggle').tap()
+    page.locator(f"label.out-toggle:has(#went-out-{out})").tap()
     picked_seat, picked_cards = PICKED.get(number, (None, []))
     for seat, value in points.items():
         if seat == picked_seat:
-            page.locator("details.by-cards > summary").tap()
-            page.locator(".cp-targets button").nth(seat).tap()
+            page.locator(f"#seat-{seat}-cards-open").tap()
             for card in picked_cards:
-                page.locator(f'.cp-key[data-card="{card}"]').tap()
+                page.locator(f'#seat-{seat}-hand .cp-key[data-card="{card}"]').tap()
             expect(page.locator(f"#seat-{seat}-penalty")).to_have_value(str(value))
+            expect(page.locator(f"#seat-{seat}-sum")).to_have_text(f"{value} points")
             continue
         if first_class_taps and value == 15 and seat != out:
             # 15 = three low cards, counted by tapping "+" three times
-            box = page.locator(f'fieldset.seat[data-seat="{seat}"] details.by-class')
-            box.locator("summary").tap()
-            plus = box.locator(".stepper").first.locator("button").last
+            page.locator(f"#seat-{seat}-count-open").tap()
+            plus = page.locator(f"#seat-{seat}-hand .stepper").first.locator("button").last
             for _ in range(3):
                 plus.tap()
-            expect(page.locator(f'fieldset.seat[data-seat="{seat}"] .penalty-input')).to_have_value(
-                "15"
-            )
+            expect(page.locator(f"#seat-{seat}-penalty")).to_have_value("15")
             continue
-        field = page.locator(f'fieldset.seat[data-seat="{seat}"] .penalty-input')
+        field = page.locator(f"#seat-{seat}-penalty")
         field.tap()
         field.fill(str(value))
     page.get_by_role("button", name="Save the round").tap()
@@ -65,7 +62,7 @@ def test_a_whole_game_by_thumb(
     page.screenshot(path=str(screenshot_dir / "games-start.png"), full_page=True)
     page.get_by_role("button", name="Start the game").tap()
     expect(page.get_by_role("heading", name=re.compile("Enter round 1"))).to_be_visible()
-    expect(page.locator(".next-round .contract")).to_have_text("2 sets of 3")
+    expect(page.locator(".game-head .contract")).to_have_text("2 sets of 3")
     edit_url = page.url
     view_url = edit_url.split("/edit/")[0]
 
@@ -89,7 +86,7 @@ def test_a_whole_game_by_thumb(
             page.screenshot(path=str(screenshot_dir / "games-round-2.png"), full_page=True)
             watcher.screenshot(path=str(screenshot_dir / "games-watching.png"), full_page=True)
         if number == 6:
-            page.locator(".seat").first.scroll_into_view_if_needed()
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshot_dir / "games-entering.png"))
 
     foot = page.locator(".score-table tfoot td")
@@ -102,20 +99,25 @@ def test_a_whole_game_by_thumb(
 
     # A correction: round 2, Cy had 45 not 40
     page.get_by_role("link", name="Correct round 2").tap()
-    field = page.locator('fieldset.seat[data-seat="2"] .penalty-input')
+    field = page.locator("#seat-2-penalty")
     expect(field).to_have_value("40")
     field.fill("45")
     page.screenshot(path=str(screenshot_dir / "games-correction.png"), full_page=True)
     page.get_by_role("button", name="Save the round").tap()
+    # back on the game, and the address says so
+    page.wait_for_url(re.compile(r"/edit/[^/]+#scores$"))
     expect(foot.nth(2)).to_have_text(str(totals[2] + 5))
     expect(watcher.locator(".score-table tfoot td").nth(2)).to_have_text(
         str(totals[2] + 5), timeout=8000
     )
-    # ... and undone
-    page.get_by_role("button", name=re.compile("Undo the last change")).tap()
+    # ... and undone, after a question
+    page.locator("#undo > summary").tap()
+    expect(page.locator(".undo-question")).to_have_text("Undo the correction of round 2?")
+    page.locator("#undo-confirm").tap()
     expect(foot.nth(2)).to_have_text(str(totals[2]))
     page.locator(".history summary").tap()
     expect(page.locator(".history li").first).to_contain_text("Undone")
+    expect(page.locator("#restore")).to_have_text("Restore round 2")
 
     # Language switch
     page.locator(".lang-picker summary").tap()
@@ -126,29 +128,29 @@ def test_a_whole_game_by_thumb(
     watcher_context.close()
 
 
-def test_buys_and_the_card_picker_skipping_who_went_out(
+def test_buys_and_the_card_picker_under_each_player(
     page: Page, live_server: str, screenshot_dir: Path
 ) -> None:
     game = page.request.post(
         live_server + "/api/v1/games", data={"variant": "shanghai", "players": PLAYERS[:3]}
     ).json()
     page.goto(game["edit_url"])
-    page.locator("details.by-cards > summary").tap()
-    targets = page.locator(".cp-targets button")
-    expect(targets.nth(0)).to_have_attribute("aria-pressed", "true")
-    # Ann goes out: the picker moves on to Bo, and Ann's hand is no target any more
-    page.locator('fieldset.seat[data-seat="0"] .out-toggle').tap()
-    expect(targets.nth(1)).to_have_attribute("aria-pressed", "true")
-    expect(targets.nth(0)).to_be_hidden()
+    page.locator("#seat-0-cards-open").tap()
+    expect(page.locator("#seat-0-hand .cp-pad")).to_be_visible()
+    # Ann goes out: her hand closes (it is not counted), and Bo's cards open under his row
+    page.locator("label.out-toggle:has(#went-out-0)").tap()
+    expect(page.locator("#seat-0-hand")).not_to_have_attribute("open", "")
+    page.locator("#seat-1-cards-open").tap()
+    expect(page.locator("#seat-1-cards-open")).to_have_attribute("aria-expanded", "true")
     for card in ("KS", "QH"):
-        page.locator(f'.cp-key[data-card="{card}"]').tap()
+        page.locator(f'#seat-1-hand .cp-key[data-card="{card}"]').tap()
     expect(page.locator("#seat-1-penalty")).to_have_value("20")
     # Bo bought twice: "+" twice, and the form says what is left of the limit of 3
-    buys = page.locator('fieldset.seat[data-seat="1"] .buys')
+    buys = page.locator('.player[data-seat="1"] .buys')
     for _ in range(2):
         buys.locator(".stepper button").last.tap()
     expect(buys.locator("output")).to_have_text("Buys left: 1 of 3")
-    page.locator('fieldset.seat[data-seat="1"]').screenshot(
+    page.locator('.player[data-seat="1"]').screenshot(
         path=str(screenshot_dir / "games-buys-left.png")
     )
     page.locator("#seat-2-penalty").fill("35")
@@ -157,13 +159,10 @@ def test_buys_and_the_card_picker_skipping_who_went_out(
         re.compile(r"^\s*2\s*\(2 buys\)$")
     )
     page.locator("#scores").screenshot(path=str(screenshot_dir / "games-buys.png"))
-    # Correcting the round: the picker starts on the first seat that did not go out
+    # Correcting the round: Bo's cards and buys are as entered
     page.get_by_role("link", name="Correct round 1").tap()
-    page.locator("details.by-cards > summary").tap()
-    expect(page.locator(".cp-targets button[aria-pressed=true]")).to_have_text("Bo")
-    expect(page.locator('fieldset.seat[data-seat="1"] .buys output')).to_have_text(
-        "Buys left: 1 of 3"
-    )
+    expect(page.locator("#seats-1-cards")).to_have_value("KS QH")
+    expect(page.locator('.player[data-seat="1"] .buys output')).to_have_text("Buys left: 1 of 3")
 
 
 def test_house_rules_open_on_the_start_page_and_start_the_game(

@@ -216,6 +216,30 @@ def test_undo_by_form_twice_with_one_key_undoes_once(app: Flask, client: FlaskCl
     assert _rounds(app, location.split("/")[2]) == 1
 
 
+def test_a_retry_is_answered_before_the_repeat_question_or_the_version(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A round the same as the one before asks first; its retry (the same key) is not a repeat."""
+    location = _start(client)
+    data = {"version": "1", "round": "1", "went_out": "0"}
+    data.update({"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    assert client.post(location + "/rounds", data=data).status_code == 303
+    again = {**data, "version": "2", "round": "2", "Idempotency-Key": "form-key-0002"}
+    asked = client.post(location + "/rounds", data=again)
+    assert asked.status_code == 400 and "Save it: the same as round 1" in asked.text
+    sure = {**again, "same_again": "y"}
+    first = client.post(location + "/rounds", data=sure)
+    retry = client.post(location + "/rounds", data=sure)  # the answer was lost: sent again
+    assert first.status_code == retry.status_code == 303
+    assert first.headers["Location"] == retry.headers["Location"]
+    assert _rounds(app, location.split("/")[2]) == 2
+    # Another phone moves the game on; the retry still gets its first answer, not a conflict.
+    other = {**data, "version": "3", "round": "3", "seats-1-penalty": "40"}
+    assert client.post(location + "/rounds", data=other).status_code == 303
+    assert client.post(location + "/rounds", data=sure).status_code == 303
+    assert _rounds(app, location.split("/")[2]) == 3
+
+
 def test_pages_with_the_edit_token_are_never_stored_on_the_way(client: FlaskClient) -> None:
     location = _start(client)
     for path in (location, location + "/live", location + "/qr.svg"):

@@ -143,6 +143,26 @@ def test_corrections_history_and_undo(ctx: Flask) -> None:
     assert [action for action, _ in actions(game.id)][:2] == ["undo", "undo"]
 
 
+def test_restore_after_undo_and_only_then(ctx: Flask) -> None:
+    game, _ = create_game("contract", ["Ann", "Bo", "Cy"])
+    game = add_round(game.id, 1, ALICE_OUT)
+    game = Table(store.undo(game.id, version=game.version))
+    assert game.rounds == () and store.last_undo(game.id) is not None
+    game = Table(store.redo(game.id, version=game.version))
+    assert game.rounds[0].scores == (0, 25, 30)
+    assert actions(game.id) == [("redo", 1), ("undo", 1), ("add", 1)]
+    assert store.last_undo(game.id) is None  # restored once: nothing more to restore
+    with pytest.raises(GameRefused) as caught:
+        store.redo(game.id, version=None)
+    assert caught.value.code == "nothing_to_restore"
+    # the restored round is the newest change: undo takes it back, and restore puts it back
+    game = Table(store.undo(game.id, version=game.version))
+    assert game.rounds == ()
+    game = Table(store.redo(game.id, version=game.version))
+    assert game.rounds[0].scores == (0, 25, 30)
+    assert store.lang_of(game.id) == "en" and store.lang_of("nope") is None
+
+
 @pytest.mark.parametrize(
     ("number", "results", "code"),
     [

@@ -116,7 +116,7 @@ def test_a_400_digit_number_in_every_number_field_of_every_page_is_a_400(
     edit = _start(probed)
     for number in (1, 2):
         data = {"version": str(number), "round": str(number), "went_out": "0",
-                "seats-1-penalty": "25", "seats-2-penalty": "30"}  # fmt: skip
+                "seats-1-penalty": str(20 + 5 * number), "seats-2-penalty": "30"}  # fmt: skip
         assert probed.post(f"{edit}/rounds", data=data).status_code == 303
     frustration = _start(probed, ["Di", "Ed", "Flo"], variant="frustration")
     pages = ["/?rules=open", "/?rules=open&variant=frustration", edit, f"{edit}/rounds/1",

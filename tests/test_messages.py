@@ -94,6 +94,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ends_game_early": {"round": 3},
     "nothing_to_undo": {},
     "not_the_last_change": {"round": 2},
+    "nothing_to_restore": {},
+    "cannot_restore": {"round": 4},
     "game_not_found": {},
     "stale_version": {"version": 3, "current": 4},
     "missing_token": {},
@@ -102,7 +104,6 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "idempotency_key_reused": {},
     "bad_import": {},
     "mark_who_went_out": {},
-    "check_fields": {},
     # the rules at a real table: the shoe, going out, timing, declared jokers, the whole deal
     "penalty_below_whole_hand": {"player": 1, "penalty": 5, "least": 60, "cards": 12},
     "hand_too_small": {"player": 2, "count": 3, "min": 12},
@@ -131,6 +132,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "no_game_to_rematch": {},
     "bad_club_import": {},
     "bad_club_game": {"game": 3, "reason": "There is no variant called “poker”."},
+    "same_as_previous_round": {"round": 4, "previous": 3},
+    "choose_first_dealer": {},
 }
 
 

@@ -53,7 +53,7 @@ def _controlled(page: Page, url: str) -> None:
 
 
 def _enter(page: Page, out: int, points: dict[int, int]) -> None:
-    page.locator(f'fieldset.seat[data-seat="{out}"] .out-toggle').tap()
+    page.locator(f"label.out-toggle:has(#went-out-{out})").tap()
     for seat, value in points.items():
         page.locator(f"#seat-{seat}-penalty").fill(str(value))
     page.get_by_role("button", name="Save the round").tap()
@@ -97,13 +97,17 @@ def test_a_round_entered_offline_is_saved_once_when_the_signal_returns(
     waiting = page.locator(".score-table tr.is-waiting")
     expect(waiting).to_have_count(1)
     expect(waiting).to_contain_text("25")
-    # The form moved on to round 2: another round can be entered without signal.
+    # The form moved on to round 2: another round can be entered without signal. The pinned
+    # head says round 2 and its dealer, the form marks the same player.
     expect(page.locator("#form-title")).to_contain_text("Enter round 2")
+    expect(page.locator("#game-head .round-of")).to_have_text("Round 2 of 7")
+    dealer = page.locator("#round-form .player:has(.dealer-mark) .player-name bdi").inner_text()
+    expect(page.locator("#game-head .dealer")).to_have_text(f"{dealer} deals")
     page.screenshot(path=str(screenshot_dir / "offline-waiting.png"), full_page=True)
 
     started = time.perf_counter()
     page.reload()  # from the service worker's cache, with the names
-    expect(page.locator(".players-line")).to_contain_text("Ann · Bo · Cy")
+    expect(page.locator("#round-form .player-name bdi")).to_have_text(["Ann", "Bo", "Cy"])
     shown = time.perf_counter() - started
     expect(page.locator("#offline-banner")).to_contain_text("Offline · last updated")
     expect(outbox.locator(".outbox-entry").first).to_contain_text("waiting for signal")
@@ -155,7 +159,7 @@ def test_a_double_tap_and_a_lost_answer_count_once(page: Page, live_server: str)
         route.continue_()
 
     page.context.route("**/rounds", lose_the_first_answer)
-    page.locator('fieldset.seat[data-seat="0"] .out-toggle').tap()
+    page.locator("label.out-toggle:has(#went-out-0)").tap()
     page.locator("#seat-1-penalty").fill("25")
     page.locator("#seat-2-penalty").fill("30")
     save = page.get_by_role("button", name="Save the round")
@@ -182,13 +186,24 @@ def test_two_phones_offline_one_saved_the_other_kept_to_fix(
     bo.context.set_offline(False)
     entry = bo.locator("#outbox .outbox-entry").first
     expect(entry).to_contain_text("refused", timeout=15000)
+    expect(entry).to_contain_text("Round 1 was saved on another phone")
     expect(entry).to_contain_text("Bo out")  # what Bo's phone typed is kept
     bo.screenshot(path=str(screenshot_dir / "offline-conflict.png"), full_page=True)
     assert [r["scores"] for r in _rounds(live_server, game)] == [{"Ann": 0, "Bo": 25, "Cy": 30}]
-    # "Fix it": the server's page shows the entry kept, with what changed, to save again.
+    # "Fix it": the round screen's conflict view, the entry kept beside the saved one.
     entry.get_by_role("button", name="Fix it").tap()
-    expect(bo.locator(".form-errors")).to_be_visible()
-    expect(bo.locator('input[name="went_out"][value="1"]')).to_be_checked()
+    conflict = bo.locator("#conflict")
+    expect(conflict).to_be_visible()
+    expect(conflict.locator("tbody tr").nth(1)).to_contain_text("Bo")
+    expect(conflict.locator("tbody tr").nth(1).locator("td")).to_have_text(
+        ["25", "out (not the same)"]
+    )
+    expect(bo.locator("#form-title")).to_contain_text("Correct round 1")
+    expect(bo.locator("#went-out-1")).to_be_checked()
+    bo.get_by_role("button", name="Save mine instead").tap()
+    expect(bo.locator("#conflict")).to_have_count(0)
+    scores = [r["scores"] for r in _rounds(live_server, game)]
+    assert scores == [{"Ann": 15, "Bo": 0, "Cy": 30}]
     for context in phones:
         context.close()
 

@@ -166,7 +166,7 @@ def test_round_form_refuses_a_round_seven_hand_below_the_whole_deal(client: Flas
     location = _start(client, ["Ann", "Bo", "Cy"])
     for number in range(1, 7):
         data = {"version": str(number), "round": str(number), "went_out": "0"}
-        data.update({"seats-1-penalty": "20", "seats-2-penalty": "25"})
+        data.update({"seats-1-penalty": str(20 + 5 * number), "seats-2-penalty": "25"})
         assert client.post(location + "/rounds", data=data).status_code == 303
     data = {"version": "7", "round": "7", "went_out": "0"}
     data.update({"seats-1-penalty": "5", "seats-2-penalty": "60"})

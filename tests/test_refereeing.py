@@ -433,7 +433,7 @@ def test_the_picker_macro_renders_a_plain_field_and_a_hidden_grid(app: Flask) ->
     assert 'aria-invalid="true"' in html and 'id="left-errors"' in html
     assert re.search(r'class="cp-pad" data-cp-pad hidden', html)
     assert 'data-card="JK"' not in html  # no jokers in this game
-    assert 'aria-label="Kreuz-Dame"' in html
+    assert 'aria-label="D, Kreuz-Dame"' in html
     assert html.count('class="cp-key') == 52
 
 

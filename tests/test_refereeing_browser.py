@@ -52,7 +52,7 @@ def test_meld_by_tapping_in_english(
     verdict_is(page, "✓ Valid")
     expect(page.locator("#verdict")).to_contain_text("The joker stands for 6♥.")
     # The badge counts, the address is the check.
-    expect(page.locator('.cp-pad [data-card="7H"] .cp-badge')).to_have_text("1")
+    expect(page.locator('.cp-pad [data-card="7H"] .cp-badge')).to_have_attribute("data-count", "1")
     assert "cards=7%E2%99%A5+8%E2%99%A5+JK" in page.url or "cards=7%E2%99%A5%208" in page.url
     # A wrong card turns it red and says why; a tap on a chip takes it out again.
     tap(page, "9S")
@@ -71,9 +71,9 @@ def test_meld_typed_in_german_syncs_the_grid(
     page.goto(f"{live_server}/referee?lang=de")
     page.locator("#cards").fill("D♣ D♥ D♠ D♠")
     # Typed text lights up the grid: the queen of spades twice, with German letters.
-    expect(page.locator('.cp-pad [data-card="QS"] .cp-badge')).to_have_text("2")
+    expect(page.locator('.cp-pad [data-card="QS"] .cp-badge')).to_have_attribute("data-count", "2")
     expect(page.locator('.cp-pad [data-card="QS"]')).to_have_attribute(
-        "aria-label", "Pik-Dame, 2 gewählt"
+        "aria-label", "D, Pik-Dame, 2 gewählt"
     )
     expect(page.locator("[data-cp-field=cards] .cp-chip")).to_have_text(["D♣", "D♥", "D♠", "D♠"])
     verdict_is(page, "✓ Gültig")

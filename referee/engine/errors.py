@@ -104,6 +104,8 @@ GAME_CODES = frozenset(
         "ends_game_early",
         "nothing_to_undo",
         "not_the_last_change",
+        "nothing_to_restore",
+        "cannot_restore",
         "rummy_not_in_variant",
         "buying_off",
         "too_many_buys",

@@ -3,7 +3,8 @@
 `Game` is a frozen state. Every operation a table performs on it comes as pokerkit's trio:
 `verify_x()` raises `GameRefused` with every reason at once (each naming its seat and field),
 `can_x()` answers yes or no, and `x()` returns a `Step`: the next state and the `Change` that
-the history keeps. Undo is given the newest change not yet taken back, and takes it back.
+the history keeps. Undo is given the newest change not yet taken back, and takes it back;
+redo (a table's "Restore") is given that undo, and puts back what it took.
 
 Glossary: a *seat* is a player's place at the table (0-based, in seat order); a *round* is one
 deal with its contract (a game without contracts counts deals); a *result* is how a seat's
@@ -123,6 +124,7 @@ class Action(Enum):
     ADD = "add"
     EDIT = "edit"
     UNDO = "undo"
+    REDO = "redo"  # an undo taken back: what it took, put back
 
 
 @dataclass(frozen=True)
@@ -283,6 +285,16 @@ class Game:
             first_dealer=dealer,
         )
 
+    def rematch(self) -> Game:
+        """A new game for the same table: the same players, variant and house rules, and the
+        first deal to the seat after this game's first dealer."""
+        return Game.start(
+            self.variant.id,
+            self.players,
+            house_rules=self.house_rules or None,
+            first_dealer=(self.first_dealer + 1) % len(self.players),
+        )
+
     @classmethod
     def restore(
         cls,
@@ -388,6 +400,15 @@ class Game:
     def can_enter_round(self, number: int, results: Sequence[SeatResult]) -> bool:
         return _allowed(lambda: self.verify_round(number, results))
 
+    def repeats_previous(self, number: int, results: Sequence[SeatResult]) -> bool:
+        """Whether round `number` would score exactly as the round before it, the same seat
+        out: more often a form sent twice than a table dealt the same twice."""
+        if not 2 <= number <= len(self.rounds) + 1 or len(results) != len(self.players):
+            return False
+        previous = self.rounds[number - 2]
+        scored = self._scored(number, _settled(self.variant, results))
+        return (scored.scores, scored.went_out) == (previous.scores, previous.went_out)
+
     def enter_round(self, number: int, results: Sequence[SeatResult]) -> Step:
         """The game with round `number` entered."""
         self.verify_round(number, results)
@@ -427,7 +448,7 @@ class Game:
             raise _refuse("nothing_to_undo")
         rounds = self.rounds
         fits = last.action is not Action.UNDO and 1 <= last.round <= len(rounds)
-        if fits and last.action is Action.ADD:
+        if fits and last.before is None:  # a round added (entered, or restored): the last one
             fits = last.round == len(rounds)
         if not fits or rounds[last.round - 1].results != last.after:
             raise _refuse("not_the_last_change", round=last.round)
@@ -447,6 +468,40 @@ class Game:
         return Step(
             self._with(rounds=rounds), Change(Action.UNDO, last.round, current, last.before)
         )
+
+    # -- redo ----------------------------------------------------------------------------
+
+    def verify_redo(self, undone: Change | None) -> None:
+        """GameRefused unless `undone` (the newest change, an undo not yet taken back) can be
+        taken back: the round is still as the undo left it, and what it took still fits."""
+        if undone is None or undone.action is not Action.UNDO or undone.before is None:
+            raise _refuse("nothing_to_restore")
+        number = undone.round
+        if undone.after is None:
+            still = len(self.rounds) == number - 1
+        else:
+            still = 1 <= number <= len(self.rounds)
+            still = still and self.rounds[number - 1].results == undone.after
+        if not still:
+            raise _refuse("cannot_restore", round=number)
+        if undone.after is None:
+            self.verify_round(number, undone.before)
+        else:
+            self.verify_correction(number, undone.before)
+
+    def can_redo(self, undone: Change | None) -> bool:
+        return _allowed(lambda: self.verify_redo(undone))
+
+    def redo(self, undone: Change | None) -> Step:
+        """The game with what `undone` took back put back."""
+        self.verify_redo(undone)
+        assert undone is not None and undone.before is not None
+        if undone.after is None:
+            rounds = (*self.rounds, self._scored(undone.round, undone.before))
+        else:
+            rounds = self._replaced(undone.round, undone.before)
+        change = Change(Action.REDO, undone.round, undone.after, undone.before)
+        return Step(self._with(rounds=rounds), change)
 
     # -- the rules of a round ------------------------------------------------------------
 

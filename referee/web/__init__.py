@@ -23,6 +23,7 @@ from . import (
     offline,
     picker,
     security,
+    theme,
 )
 from .extensions import babel, compress, csrf
 
@@ -71,6 +72,7 @@ def create_app(
     compress.init_app(app)
     app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
     i18n.init_app(app)
+    theme.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     hosting.init_app(app)

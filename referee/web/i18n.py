@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
+from flask import Blueprint, Flask, Response, abort, g, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
@@ -54,14 +55,30 @@ def _lang_in_json_body() -> str | None:
 
 
 def select_locale() -> str:
-    """`?lang=`, then `lang` in a JSON body, the `lang` cookie, Accept-Language, and en."""
+    """`?lang=`, then `lang` in a JSON body, the `lang` cookie (a phone's own choice), the
+    page's language (a game's pages speak the game's), Accept-Language, and en."""
     return (
         _supported(request.args.get("lang"))
         or _lang_in_json_body()
         or _supported(request.cookies.get(COOKIE_NAME))
+        or _page_language()
         or _best_accepted_language()
         or DEFAULT_LANGUAGE
     )
+
+
+def speak_by_default(language: Callable[[], str | None]) -> None:
+    """Let this request's page speak `language()` to a phone that chose no language.
+
+    Asked only when needed (after `?lang=` and the cookie), before the first word is
+    translated: call it before the view runs (a URL value preprocessor does).
+    """
+    g.page_language = language
+
+
+def _page_language() -> str | None:
+    language = g.get("page_language")
+    return _supported(language()) if language is not None else None
 
 
 def _best_accepted_language() -> str | None:
@@ -91,7 +108,7 @@ def _is_local(target: str) -> bool:
     )
 
 
-def _way_back() -> str:
+def way_back() -> str:
     """Where the language switch returns to: `next` or the referring page, on this site only."""
     target = request.args.get("next", "")
     if _is_local(target):
@@ -115,7 +132,7 @@ def set_language(code: str) -> ResponseReturnValue:
     language = _supported(code)
     if language is None:
         abort(404)
-    response = redirect(_way_back(), code=303)
+    response = redirect(way_back(), code=303)
     remember_language(response, language)
     return response
 

@@ -366,6 +366,13 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "Only the newest change can be undone; the change to round %(round)s is not the newest.",
         round=p["round"],
     ),
+    "nothing_to_restore": lambda p: gettext(
+        "There is nothing to restore: only an undo can be taken back, right after it."
+    ),
+    "cannot_restore": lambda p: gettext(
+        "Round %(round)s was changed after it was undone, so it cannot be restored.",
+        round=p["round"],
+    ),
     "game_not_found": lambda p: gettext("There is no game at this address."),
     "stale_version": lambda p: gettext(
         "Someone else changed this game while you were typing. Your entries are kept: "
@@ -412,7 +419,13 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "mark_who_went_out": lambda p: gettext(
         "Mark who went out, or that nobody did because the stock ran out."
     ),
-    "check_fields": lambda p: gettext("Please check the marked numbers: they cannot be right."),
+    "same_as_previous_round": lambda p: gettext(
+        "Round %(round)s scores exactly as round %(previous)s did. If the table really played "
+        "it that way, save it again.",
+        round=p["round"],
+        previous=p["previous"],
+    ),
+    "choose_first_dealer": lambda p: gettext("Choose who deals first."),
     # -- numbers as typed --
     "not_a_number": lambda p: gettext("“%(value)s” is not a whole number.", value=p["value"]),
     "out_of_range": lambda p: gettext("%(value)s is not between %(low)s and %(high)s.", **p),
@@ -474,7 +487,6 @@ WEB_CODES: Final = frozenset(
         "duplicate_result",
         "missing_result",
         "mark_who_went_out",
-        "check_fields",
         # clubs
         "club_not_found",
         "missing_club_token",
@@ -485,6 +497,8 @@ WEB_CODES: Final = frozenset(
         "no_game_to_rematch",
         "bad_club_import",
         "bad_club_game",
+        "same_as_previous_round",
+        "choose_first_dealer",
     }
 )
 """Codes the web layer adds to the engine's (bad request bodies, games as stored)."""

@@ -32,6 +32,7 @@ SHELL: Final = (
     "css/printing.css",
     "css/refereeing.css",
     "css/charts.css",
+    "css/no-js.css",
     "js/htmx-2.0.11.min.js",
     "js/app.js",
     "js/games.js",

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_babel import gettext
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, RANKS, SUITS, Rank, Suit
@@ -72,11 +72,21 @@ def card_picker_setup(lang: str | None = None, decks: Any = 2, jokers: Any = 4) 
     """Everything the macro renders for one picker, in the current language.
 
     `lang` is the notation the field is written in (default the page's language); `decks` caps how
-    often one card may be tapped in, `jokers` how many jokers (0 hides the joker key).
+    often one card may be tapped in, `jokers` how many jokers (0 hides the joker key). Made once
+    per language and shoe, and kept by the app (52 cards' names are a good part of a page).
     """
     lang = lang if lang is not None and lang in LOCAL_RANK_LETTERS else current_language()
     decks = max(1, min(int(decks or 1), 8))
     jokers = max(0, min(int(jokers or 0), 16))
+    made: dict[tuple[str, str, int, int], PickerSetup]
+    made = current_app.extensions.setdefault("card_picker_setups", {})
+    key = (current_language(), lang, decks, jokers)
+    if key not in made:
+        made[key] = _setup(lang, decks, jokers)
+    return made[key]
+
+
+def _setup(lang: str, decks: int, jokers: int) -> PickerSetup:
     suits = tuple(
         PickerSuit(
             letter=suit.value,

@@ -52,9 +52,11 @@
       key.appendChild(key.cpBadge);
     });
     this.status = root.querySelector("[data-cp-status]");
+    // Inline: no switch of fields; the grid moves to just under the field that has focus.
+    this.inline = root.hasAttribute("data-cp-inline");
     this.active = this.fields[0];
     this.bind();
-    this.buildTargets();
+    if (!this.inline) { this.buildTargets(); }
     this.pad.hidden = false;
     this.fields.forEach(function (field) { self.renderChosen(field); });
     this.renderKeys();
@@ -187,6 +189,9 @@
     });
     var next = this.pad.querySelector("[data-cp-action=next]");
     next.hidden = !field.hasAttribute("data-cp-multi");
+    if (this.inline && this.pad.parentNode !== field.parentNode) {
+      field.parentNode.appendChild(this.pad);
+    }
     this.renderKeys();
   };
 
@@ -256,8 +261,10 @@
       var code = key.getAttribute("data-card");
       var count = counts[code] || 0;
       var cap = self.capOf(code);
+      // The count is drawn by CSS from data-count: it is not part of the key's words (its
+      // name says "2 chosen"), so what the key shows stays what its name starts with.
       var badge = key.cpBadge;
-      badge.textContent = String(count);
+      badge.setAttribute("data-count", String(count));
       badge.hidden = single || count === 0;
       key.classList.toggle("cp-has", count > 0);
       key.classList.toggle("cp-full", !single && count >= cap);

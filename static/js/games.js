@@ -1,17 +1,21 @@
-// Games: live sums while counting a hand by value class, and +/- steppers for thumbs.
+// Games: the round screen by thumb (Next, the picker and the count under a player's row, sums as
+// cards are tapped or counted), the error summary, the first dealer by name, sharing a result.
 // Everything here is an extra: the forms work and are checked on the server without it.
 (function () {
   "use strict";
 
-  function seatOf(el) { return el.closest("fieldset.seat"); }
+  function playerOf(el) { return el.closest(".player"); }
+  function seatNumber(player) { return player ? player.getAttribute("data-seat") : null; }
 
-  function sumClasses(seat) {
+  // -- points: counted by value, or added up from the cards tapped ------------------------
+
+  function sumClasses(player) {
     var total = 0, any = false;
-    seat.querySelectorAll("input.class-input").forEach(function (input) {
+    player.querySelectorAll("input.class-input").forEach(function (input) {
       var n = parseInt(input.value, 10);
       if (n > 0) { any = true; total += n * parseInt(input.dataset.points, 10); }
     });
-    var penalty = seat.querySelector("input.penalty-input");
+    var penalty = player.querySelector("input.penalty-input");
     if (penalty && any) { penalty.value = String(total); }
   }
 
@@ -45,13 +49,25 @@
     return total;
   }
 
+  // The cards decide: the points box shows what they add up to with this game's values, and the
+  // line over the picker says it (empty while a token is not a card yet: the server says which).
+  function showCardPoints(input) {
+    var form = input.closest("form");
+    var seat = input.dataset.seat;
+    var penalty = form && form.querySelector('input.penalty-input[data-seat="' + seat + '"]');
+    var sum = document.getElementById("seat-" + seat + "-sum");
+    var total = input.value.trim() ? handPoints(input.value, form, input.closest("[data-card-picker]")) : null;
+    if (penalty && input.value.trim()) { penalty.value = total === null ? "" : String(total); }
+    if (sum) { sum.textContent = total === null ? "" : sum.dataset.text.split("{points}").join(String(total)); }
+  }
+
   function addSteppers(root) {
     root.querySelectorAll("input.class-input:not([data-stepper]), input.buys-input:not([data-stepper])").forEach(function (input) {
       input.setAttribute("data-stepper", "");
       var box = document.createElement("div");
       box.className = "stepper";
       var minus = document.createElement("button");
-      minus.type = "button"; minus.textContent = "−"; minus.setAttribute("aria-label", "−1");
+      minus.type = "button"; minus.textContent = "\u2212"; minus.setAttribute("aria-label", "\u22121");
       var plus = document.createElement("button");
       plus.type = "button"; plus.textContent = "+"; plus.setAttribute("aria-label", "+1");
       input.parentNode.insertBefore(box, input);
@@ -78,77 +94,213 @@
     output.classList.toggle("is-none", left === 0);
   }
 
-  // The shared card picker taps into one seat's field at a time: never into the seat marked as
-  // gone out (its hand is not counted), neither at first nor when that seat is marked later.
+  // -- a player's hand under the row: the cards on the picker, or the count by value ------------
+
+  function pickerOf(form) {
+    var root = form.querySelector("[data-card-picker]");
+    return root && root.cardPicker;
+  }
+
+  function showHand(player, what) {
+    var hand = player.querySelector("details.hand");
+    if (!hand) { return; }
+    var closing = hand.open && hand.getAttribute("data-show") === what;
+    hand.open = !closing;
+    hand.setAttribute("data-show", what);
+    player.querySelectorAll(".row-tool").forEach(function (tool) {
+      tool.setAttribute("aria-expanded", String(hand.open && tool.getAttribute("data-open") === what));
+    });
+    if (closing) { return; }
+    // One hand open at a time: the rows below stay in reach (what was counted stays in them).
+    player.closest("form").querySelectorAll("details.hand[open]").forEach(function (other) {
+      if (other !== hand) { showHand(playerOf(other), other.getAttribute("data-show")); }
+    });
+    if (what === "cards") {
+      var picker = pickerOf(player.closest("form"));
+      var field = hand.querySelector("[data-cp-field]");
+      if (picker && field) { picker.activate(field); }
+    }
+    lastSeat = seatNumber(player);
+    bringIntoReach(player);
+  }
+
+  // An opened hand (the picker is tall) goes up under the pinned head when its foot would be
+  // under the save bar: the thumb reaches every key without scrolling.
+  function bringIntoReach(player) {
+    var bar = document.getElementById("save-bar");
+    var floor = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+    if (player.getBoundingClientRect().bottom > floor) {
+      player.scrollIntoView({ block: "start" });
+    }
+  }
+
+  // The seat marked as gone out holds no hand: its row has nothing to type, its hand is closed.
   function outSeat(form) {
     var radio = form.querySelector('input[name="went_out"]:checked');
     return radio ? radio.value : null;
   }
 
-  function retarget(form) {
-    var root = form.querySelector("[data-card-picker]");
-    var picker = root && root.cardPicker;
-    if (!picker || !picker.fields.length) { return; }
+  function closeOutHand(form) {
     var out = outSeat(form);
-    var seatOfField = function (field) {
-      var input = field.querySelector("[data-seat]");
-      return input ? input.dataset.seat : null;
-    };
-    picker.fields.forEach(function (field, index) {
-      var isOut = out !== null && seatOfField(field) === out;
-      field.hidden = isOut;
-      var button = root.querySelector('[data-cp-target="' + index + '"]');
-      if (button) { button.hidden = isOut; }
+    form.querySelectorAll(".player").forEach(function (player) {
+      if (seatNumber(player) !== out) { return; }
+      var hand = player.querySelector("details.hand");
+      if (hand && hand.open) { showHand(player, hand.getAttribute("data-show")); }
     });
-    var start = picker.fields.indexOf(picker.active);
-    if (start < 0) { start = 0; }
-    if (out === null || seatOfField(picker.fields[start]) !== out) { return; }
-    for (var step = 1; step < picker.fields.length; step++) {
-      var field = picker.fields[(start + step) % picker.fields.length];
-      if (seatOfField(field) !== out) { picker.activate(field); return; }
-    }
   }
+
+  // -- Next: from player to player (the number pad's Next key does the same) --------------------
+
+  var lastSeat = null;
+
+  function nextPlayer(form) {
+    var players = Array.prototype.slice.call(form.querySelectorAll(".player"));
+    var out = outSeat(form);
+    var active = document.activeElement;
+    var here = (active && active !== document.body && playerOf(active)) ||
+      players.filter(function (p) { return seatNumber(p) === lastSeat; })[0];
+    var start = here ? players.indexOf(here) : -1;
+    // Tapping cards or counting: the next player's hand opens the same way.
+    var open = here && here.querySelector("details.hand[open]");
+    var picking = open && open.getAttribute("data-show");
+    for (var i = start + 1; i < players.length; i++) {
+      if (seatNumber(players[i]) === out) { continue; }
+      if (picking) {
+        showHand(players[i], picking);
+      } else {
+        players[i].querySelector("input.penalty-input").focus();
+      }
+      lastSeat = seatNumber(players[i]);
+      return;
+    }
+    if (picking) { showHand(here, picking); }
+    var save = form.querySelector("button[name=save]");
+    if (save) { save.focus(); }
+  }
+
+  document.addEventListener("click", function (event) {
+    var tool = event.target.closest(".round-form .row-tool");
+    if (tool) { showHand(playerOf(tool), tool.getAttribute("data-open")); return; }
+    if (event.target.closest("#next-player")) { nextPlayer(event.target.closest("form")); return; }
+    var link = event.target.closest("#error-summary a[href^='#']");
+    if (link) { event.preventDefault(); goToProblem(link.getAttribute("href").slice(1)); return; }
+    if (event.target.closest("#share-result")) { share(event.target.closest("#share-result")); }
+  });
+
+  // Tapping Next must not close the number pad: the focus stays in the field until Next moves it.
+  document.addEventListener("pointerdown", function (event) {
+    if (event.target.closest("#next-player")) { event.preventDefault(); }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key === "Enter" && input.matches && input.matches(".round-form input.penalty-input")) {
+      event.preventDefault();
+      nextPlayer(input.closest("form"));
+    }
+  });
+
+  document.addEventListener("focusin", function (event) {
+    var player = event.target.closest && event.target.closest(".round-form .player");
+    if (player) { lastSeat = seatNumber(player); }
+  });
 
   document.addEventListener("input", function (event) {
     var target = event.target;
     if (target.matches("input.buys-input")) {
       showBuysLeft(target);
     } else if (target.matches("input.class-input")) {
-      var seat = seatOf(target);
-      if (seat) { sumClasses(seat); }
-    } else if (target.matches(".cards-input, textarea[data-seat], input[data-seat]") &&
-               !target.matches(".penalty-input")) {
-      // The cards decide: the points box shows what they add up to with this game's values
-      // (empty while a token is not a card yet: the server then says which one).
-      var form = target.closest("form");
-      var penalty = form && form.querySelector('input.penalty-input[data-seat="' + target.dataset.seat + '"]');
-      if (penalty && target.value.trim()) {
-        var total = handPoints(target.value, form, target.closest("[data-card-picker]"));
-        penalty.value = total === null ? "" : String(total);
-      }
+      var player = playerOf(target);
+      if (player) { sumClasses(player); }
+    } else if (target.matches(".round-form .cards-input")) {
+      showCardPoints(target);
+    } else if (target.matches("input[data-player-name]")) {
+      nameDealers(target.form);
     }
   });
 
-  // The round form tells which seat went out: its own penalty box is not needed then.
   document.addEventListener("change", function (event) {
     if (event.target.name === "went_out") {
-      document.querySelectorAll("fieldset.seat").forEach(function (seat) {
-        var radio = seat.querySelector('input[name="went_out"]');
-        seat.classList.toggle("is-out", !!(radio && radio.checked));
-      });
       var form = event.target.closest("form");
-      if (form) { retarget(form); }
+      if (form) { closeOutHand(form); }
     }
   });
+
+  // -- problems: the summary is focused; its links go to the field and open what hides it -------
+
+  function goToProblem(id) {
+    var target = document.getElementById(id);
+    if (!target) { return; }
+    var hand = target.closest("details.hand");
+    if (hand && !hand.open) {
+      showHand(playerOf(hand), target.closest(".by-class") ? "count" : "cards");
+    }
+    target.focus();
+    target.scrollIntoView({ block: "center" });
+  }
+
+  function focusProblems(root) {
+    var summary = (root.querySelector ? root : document).querySelector("#error-summary");
+    if (summary && document.activeElement !== summary) {
+      summary.focus();
+    }
+  }
+
+  // -- the first dealer, chosen by name as the names are typed --------------------------------
+
+  function nameDealers(form) {
+    var select = form && form.querySelector("select[data-first-dealer]");
+    if (!select) { return; }
+    var inputs = form.querySelectorAll("input[data-player-name]");
+    var firstNamed = null;
+    Array.prototype.forEach.call(select.options, function (option) {
+      var input = inputs[parseInt(option.value, 10)];
+      var name = input ? input.value.trim() : "";
+      option.textContent = name || option.getAttribute("data-label") || option.textContent;
+      option.hidden = option.disabled = !name;
+      if (name && firstNamed === null) { firstNamed = option; }
+    });
+    var chosen = select.options[select.selectedIndex];
+    if ((!chosen || chosen.disabled) && firstNamed) { select.value = firstNamed.value; }
+  }
+
+  function startDealers(root) {
+    root.querySelectorAll("select[data-first-dealer]").forEach(function (select) {
+      Array.prototype.forEach.call(select.options, function (option) {
+        option.setAttribute("data-label", option.textContent);
+      });
+      select.disabled = false;
+      nameDealers(select.form);
+    });
+  }
+
+  // -- sharing a result: the phone's own sheet where there is one, else the link copied -------
+
+  function share(button) {
+    var url = button.getAttribute("data-share-url");
+    var text = button.getAttribute("data-share-text");
+    var status = button.parentNode.querySelector(".share-status");
+    if (navigator.share) {
+      navigator.share({ title: document.title, text: text, url: url }).catch(function () {});
+      return;
+    }
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(text + " " + url).then(function () {
+        if (status) { status.textContent = button.getAttribute("data-copied"); }
+      });
+    }
+  }
 
   function init(root) {
     root = root || document;
     addSteppers(root);
     // The picker may not be started yet (htmx:load reaches this script first): start it here.
     if (window.CardPicker) { window.CardPicker.start(root); }
-    var forms = root.matches && root.matches("form.round-form") ? [root] : [];
-    root.querySelectorAll("form.round-form").forEach(function (form) { forms.push(form); });
-    forms.forEach(retarget);
+    startDealers(root);
+    root.querySelectorAll(".round-form .cards-input").forEach(function (input) {
+      if (input.value.trim()) { showCardPoints(input); }
+    });
+    focusProblems(root);
   }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });

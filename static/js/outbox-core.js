@@ -35,9 +35,17 @@
     return open().then(function (db) { return db.delete(STORE, id); });
   }
 
-  // The reasons a page of refusal gives (its alert box), as plain text.
+  // The reasons a page of refusal gives, as plain text: the round screen's error summary, the
+  // conflict's title (a round saved on another phone), or its notice (undo refused, a key).
+  var SAID = [
+    /<div class="error-summary"[^>]*>[\s\S]*?<ul>([\s\S]*?)<\/ul>/,
+    /<section class="conflict"[^>]*>\s*<h3[^>]*>([\s\S]*?)<\/h3>/,
+    /<div class="notice"[^>]*>([\s\S]*?)<\/div>/
+  ];
+
   function reasonsOf(html) {
-    var box = /<div class="form-errors"[^>]*>([\s\S]*?)<\/div>/.exec(html);
+    var box = null;
+    SAID.some(function (pattern) { box = pattern.exec(html); return box; });
     if (!box) { return ""; }
     return box[1].replace(/<[^>]+>/g, " ").replace(/&#(\d+);/g, function (_m, code) {
       return String.fromCharCode(parseInt(code, 10));

@@ -13,6 +13,7 @@
   if (!Outbox || !panel || !window.indexedDB) { return; }
   var game = panel.dataset.outboxGame;
   var texts = JSON.parse(panel.dataset.texts || "{}");
+  var SEATS = ".player[data-seat]";  // the round form's rows, one per player
   var retry = null;
   var delay = 2000;
 
@@ -48,9 +49,9 @@
   function summaryOf(form, fields) {
     var out = valueOf(fields, "went_out");
     var parts = [];
-    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
+    form.querySelectorAll(SEATS).forEach(function (seat) {
       var index = seat.dataset.seat;
-      var name = seat.dataset.name || seat.querySelector("legend").textContent.trim();
+      var name = seat.dataset.name;
       var points = valueOf(fields, "seats-" + index + "-penalty");
       parts.push(out === index ? say("out", { name: name }) : name + " " + (points || "?"));
     });
@@ -114,18 +115,16 @@
     var scores = document.getElementById("scores");
     if (body || !scores || !names.length) { return body; }
     var table = document.createElement("table");
-    table.className = "score-table";
+    table.className = names.length > 4 ? "score-table many" : "score-table";
     var head = table.createTHead().insertRow();
-    [say("round")].concat(names).forEach(function (text) {
+    [say("round")].concat(names).forEach(function (text, index) {
       var cell = document.createElement("th");
       cell.scope = "col";
       cell.textContent = text;
+      if (!index) { cell.className = "round-col"; }
       head.appendChild(cell);
     });
-    var scroll = document.createElement("div");
-    scroll.className = "table-scroll";
-    scroll.appendChild(table);
-    scores.appendChild(scroll);
+    scores.appendChild(table);
     var empty = scores.querySelector(".empty");
     if (empty) { empty.hidden = true; }
     return table.createTBody();
@@ -138,7 +137,7 @@
       return entry.action === "add" && entry.state !== "saved";
     });
     var form = document.querySelector("form[data-outbox=add]");
-    var names = form ? Array.prototype.map.call(form.querySelectorAll("fieldset.seat"), function (seat) {
+    var names = form ? Array.prototype.map.call(form.querySelectorAll(SEATS), function (seat) {
       return seat.dataset.name;
     }) : [];
     var body = waiting.length ? scoreTable(names) : null;
@@ -260,53 +259,58 @@
     }
     form.reset();
     form.querySelectorAll("input[type=text], input[inputmode], textarea").forEach(function (input) {
-      if (input.type !== "hidden") { input.value = ""; }
+      if (input.type !== "hidden") {
+        input.value = "";
+        input.dispatchEvent(new Event("input", { bubbles: true }));  // the picker and sums follow
+      }
     });
-    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
-      seat.classList.remove("is-out");
-      seat.classList.toggle("is-dealer", Number(seat.dataset.seat) === next.dealer);
-    });
+    form.querySelectorAll("details.hand[open]").forEach(function (hand) { hand.open = false; });
+    var mark = form.querySelector(".dealer-mark");
+    var dealer = form.querySelector(SEATS.replace("]", "=\"" + next.dealer + "\"]") + " .player-name");
+    if (mark && dealer) { dealer.appendChild(mark); }
     form.elements.round.value = String(next.round);
     form.elements.version.value = String(Number(form.elements.version.value || "0") + 1);
     form.elements["Idempotency-Key"].value = uuid();
     var title = form.querySelector("[data-outbox-title]");
-    if (title) {
-      title.textContent = next.title + " ";
-      if (next.contract) {
-        var contract = document.createElement("small");
-        contract.textContent = next.contract;
-        title.appendChild(contract);
-      }
-    }
+    if (title) { title.textContent = next.title; }
+    showDeal(next);
     form.dataset.outboxRound = String(next.round);
-    var first = form.querySelector("input, textarea");
-    if (first) { first.focus(); }
+    if (title) { title.focus(); }
+  }
+
+  // The pinned head and the deal's facts say the round the form moved on to.
+  function showDeal(next) {
+    var texts = {
+      "#game-head .round-of": next.heading,
+      "#game-head .contract": next.contract,
+      "#game-head .dealer": next.dealer_text,
+      "#deal-facts [data-fact=starter]": next.starter,
+      "#deal-facts [data-fact=cards]": String(next.cards),
+      "#deal-facts [data-fact=shoe]": next.shoe
+    };
+    Object.keys(texts).forEach(function (selector) {
+      var node = document.querySelector(selector);
+      if (node && texts[selector]) { node.textContent = texts[selector]; }
+    });
   }
 
   function cellsOf(form, fields) {
     var out = valueOf(fields, "went_out");
     var cells = [];
-    form.querySelectorAll("fieldset.seat").forEach(function (seat) {
+    form.querySelectorAll(SEATS).forEach(function (seat) {
       var index = seat.dataset.seat;
       cells.push(out === index ? "★" : valueOf(fields, "seats-" + index + "-penalty") || "?");
     });
     return cells;
   }
 
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.matches || !form.matches("form[data-outbox]") || form.dataset.outboxOff) { return; }
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (form.dataset.outboxBusy) { return; }  // a double tap: the first one is on its way
-    form.dataset.outboxBusy = "1";
-    var fields = fieldsOf(form, event.submitter);
+  function entryOf(form, fields) {
     var action = form.dataset.outbox;
     var round = Number(form.dataset.outboxRound || valueOf(fields, "round") || "0");
-    var entry = {
+    return {
       id: uuid(),
       game: game,
-      url: form.action,
+      url: form.action.split("#")[0],
       fields: fields,
       key: valueOf(fields, "Idempotency-Key") || uuid(),
       action: action,
@@ -318,12 +322,53 @@
       state: "waiting",
       reason: ""
     };
+  }
+
+  // An entry that could not reach the server waits in the outbox; the round form moves on.
+  function waitFor(form, entry) {
+    ask();
+    schedule();
+    if (entry.action === "add") {
+      moveOn(form, entry);
+    } else if (form.dataset.outboxBack) {
+      window.location.assign(form.dataset.outboxBack);
+      return Promise.resolve();
+    }
+    return refresh();
+  }
+
+  // Online, a round form goes as htmx sends it (the page answers in place: problems under
+  // their fields, the next round); what cannot reach the server goes into the outbox with the
+  // same key (htmx:sendError below). Offline, and for undo, the outbox sends it.
+  function byHtmx(form) {
+    return navigator.onLine && window.htmx && form.hasAttribute("hx-boost");
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-outbox]") || form.dataset.outboxOff) { return; }
+    if (form.dataset.outboxBusy) {  // a double tap: the first one is on its way
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    var fields = fieldsOf(form, event.submitter);
+    form.dataset.outboxBusy = "1";
+    if (byHtmx(form)) {
+      form.outboxFields = fields;
+      return;
+    }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var entry = entryOf(form, fields);
     Outbox.put(entry).then(function () {
       return Outbox.send(entry);
     }).then(function (outcome) {
       delete form.dataset.outboxBusy;
       if (outcome.state === "saved") {
-        return Outbox.remove(entry.id).then(function () { window.location.assign(outcome.url); });
+        return Outbox.remove(entry.id).then(function () {
+          window.location.assign(form.dataset.outboxBack || outcome.url);
+        });
       }
       if (outcome.state === "refused") {
         // The server is there and says no: let it say so on its own page, as without us.
@@ -339,17 +384,25 @@
           form.submit();
         });
       }
-      ask();
-      schedule();
-      if (action === "add") {
-        moveOn(form, entry);
-      } else if (form.dataset.outboxBack) {
-        window.location.assign(form.dataset.outboxBack);
-        return;
-      }
-      return refresh();
+      return waitFor(form, entry);
     });
   }, true);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.dataset) { delete form.dataset.outboxBusy; }
+  });
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.outboxFields || !form.matches("form[data-outbox]")) { return; }
+    var entry = entryOf(form, form.outboxFields);
+    form.outboxFields = null;
+    Outbox.put(entry).then(function () {
+      delete form.dataset.outboxBusy;
+      return waitFor(form, entry);
+    });
+  });
 
   window.addEventListener("online", function () {
     delay = 2000;

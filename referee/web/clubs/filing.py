@@ -26,6 +26,10 @@ def start_game(
     if isinstance(players, Sequence) and not isinstance(players, str):
         players = store.canonical_names(club.members, players)
     game = Game.start(variant, players, house_rules=house_rules, first_dealer=first_dealer)
+    return _file(club, game, lang=lang)
+
+
+def _file(club: StoredClub, game: Game, *, lang: str) -> tuple[games_store.StoredGame, str]:
     store.check_names(game.players)
     store.check_room(club, game.players)
     stored, token = games_store.create(game, lang=lang)
@@ -34,17 +38,9 @@ def start_game(
 
 
 def rematch(club: StoredClub, last_game_id: str) -> tuple[games_store.StoredGame, str]:
-    """The last table again: the same players in the same seats, variant and house rules; the
-    first deal passes to the next seat."""
+    """The last table again, filed in the club (the engine's rematch: the same players in the
+    same seats, variant and house rules; the first deal passes to the next seat)."""
     last = games_store.load(last_game_id)
     if last is None:
         raise GameRefused([reason("no_game_to_rematch")])
-    game = last.game
-    return start_game(
-        club,
-        game.variant.id,
-        list(game.players),
-        lang=last.lang,
-        house_rules=dict(game.house_rules) or None,
-        first_dealer=(game.first_dealer + 1) % len(game.players),
-    )
+    return _file(club, last.game.rematch(), lang=last.lang)

@@ -13,7 +13,7 @@ import binascii
 import hashlib
 import hmac
 
-from flask import abort, current_app, session
+from flask import abort, current_app, g, session
 
 from referee.web.hosting import keep_private
 from referee.web.messages import describe
@@ -31,6 +31,7 @@ def game_or_404(game_id: str) -> store.StoredGame:
     stored = store.load(game_id)
     if stored is None:
         abort(404, description=describe("game_not_found"))
+    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
     return stored
 
 

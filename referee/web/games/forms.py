@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from referee.engine.cards import Rank, parse_cards
 from referee.engine.errors import RefereeError
-from referee.engine.game import MAX_NAME, MAX_SEATS, Game, GameRefused, Reason, SeatResult, reason
+from referee.engine.game import MAX_NAME, MAX_SEATS, Game, Reason, SeatResult, reason
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
 from referee.web.i18n import LANGUAGES
 from referee.web.inputs import WholeNumberField
@@ -77,7 +77,11 @@ def _house_rule_fields() -> dict[str, Any]:
 
 
 class NewGameForm(FlaskForm):
-    """Variant, players in seat order, first dealer and language (the house rules apart)."""
+    """Variant, players in seat order, first dealer and language (the house rules apart).
+
+    The first dealer is chosen among the names typed: the page's script names the choices as
+    they are typed; without it the field is not sent, and a second step asks (`dealer_seats`).
+    """
 
     variant = SelectField(_l("Variant"), choices=[])
     players = FieldList(
@@ -88,7 +92,7 @@ class NewGameForm(FlaskForm):
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
-    first_dealer = SelectField(_l("Deals first"), choices=[], coerce=int)
+    first_dealer = SelectField(_l("Deals first"), choices=[], coerce=int, validate_choice=False)
     lang = SelectField(
         _l("Language of the game"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
     )
@@ -97,11 +101,11 @@ class NewGameForm(FlaskForm):
     show_rules = SubmitField(_l("Change the house rules"))
 
     def setup(self) -> None:
-        """Choices and labels in the request's language."""
+        """Choices and labels in the request's language: each seat by its name once typed."""
         self.variant.choices = [SelectChoice(vid, variant_name(vid)) for vid in VARIANTS]
         self.first_dealer.choices = [
-            SelectChoice(seat, _l("Player %(number)s", number=seat + 1))
-            for seat in range(MAX_SEATS)
+            SelectChoice(seat, name.strip() or _l("Player %(number)s", number=seat + 1))
+            for seat, name in enumerate(entry.data or "" for entry in self.players.entries)
         ]
         for index, entry in enumerate(self.players.entries):
             entry.label.text = _l("Player %(number)s", number=index + 1)
@@ -110,15 +114,16 @@ class NewGameForm(FlaskForm):
         """The names typed, in seat order: the seats left empty are not at the table."""
         return [(entry.data or "").strip() for entry in self.players.entries if entry.data]
 
-    def first_dealer_name(self) -> str:
-        """The name in the seat chosen to deal first (the seats are counted with empty ones).
+    def dealer_seats(self) -> list[tuple[int, str]]:
+        """The seats with a name, as (seat, name): whom a table may choose to deal first."""
+        seats = [(seat, (entry.data or "").strip()) for seat, entry in enumerate(self.players)]
+        return [(seat, name) for seat, name in seats if name]
 
-        A seat left empty gives its label ("Player 6"), which the game refuses by name.
-        """
-        seat = self.first_dealer.data or 0
-        entries = self.players.entries
-        name = (entries[seat].data or "").strip() if 0 <= seat < len(entries) else ""
-        return name or str(_l("Player %(number)s", number=seat + 1))
+    def first_dealer_name(self) -> str | None:
+        """The name in the seat chosen to deal first (seats counted with the empty ones), or
+        None when no seat with a name was chosen: the table is asked."""
+        seat = self.first_dealer.data
+        return dict(self.dealer_seats()).get(seat) if isinstance(seat, int) else None
 
 
 class HouseRulesForm(Form):
@@ -283,38 +288,42 @@ class SeatForm(Form):
 
 
 class RoundForm(FlaskForm):
-    """A round's results. `version` is the game's version the form was made from."""
+    """A round's results. `version` is the game's version the form was made from; `same_again`
+    says the table saw that this round scores as the one before and keeps it all the same."""
 
     version = HiddenField()
     round = HiddenField()
     went_out = StringField(_l("Went out"))
     rummy = BooleanField(_l("Rummy (all in one turn): double"))
     seats = FieldList(FormField(SeatForm), min_entries=0)
+    same_again = BooleanField()
     save = SubmitField(_l("Save the round"))
 
-    def seat_results(
+    def read_results(
         self, game: Game, class_points: Sequence[int], lang: str | None
-    ) -> tuple[SeatResult, ...]:
-        """The form as the engine's seat results; GameRefused with every reason it can't be.
+    ) -> tuple[list[SeatResult | None], list[Reason]]:
+        """Each seat's result as typed (None where its entries cannot be read), and every reason
+        something cannot be read: who went out, numbers, cards.
 
         Counts by value class become the points of the hand (and must agree with points typed).
         """
+        reasons: list[Reason] = []
         out = (self.went_out.data or "").strip()
         if out == "":
-            raise GameRefused([reason("mark_who_went_out", field="went_out")])
-        if out != "none" and out not in {str(seat) for seat in range(len(game.players))}:
-            raise GameRefused([reason("bad_input", field="went_out")])
-        reasons: list[Reason] = []
-        results = []
+            reasons.append(reason("mark_who_went_out", field="went_out"))
+        elif out != "none" and out not in {str(seat) for seat in range(len(game.players))}:
+            reasons.append(reason("bad_input", field="went_out"))
+        results: list[SeatResult | None] = []
         for seat, entry in enumerate(self.seats.entries[: len(game.players)]):
             went_out = out == str(seat)
+            if any(field.errors for field in entry.form):
+                results.append(None)  # the field says why, under it
+                continue
             result = _seat_result(entry.form, seat, went_out, class_points, lang, reasons)
-            if went_out:
+            if went_out and result is not None:
                 result = replace(result, rummy=bool(self.rummy.data))
             results.append(result)
-        if reasons:
-            raise GameRefused(reasons)
-        return tuple(results)
+        return results, reasons
 
 
 def _seat_result(
@@ -324,7 +333,8 @@ def _seat_result(
     class_points: Sequence[int],
     lang: str | None,
     reasons: list[Reason],
-) -> SeatResult:
+) -> SeatResult | None:
+    """A seat's result, or None with the reason when its cards cannot be read."""
     buys = form.buys.data or 0
     if went_out:
         return SeatResult(went_out=True, buys=buys)
@@ -350,6 +360,7 @@ def _seat_result(
             cards = parse_cards(text, lang)
         except RefereeError as error:
             reasons.append(Reason(error.code, dict(error.params), seat, "cards"))
+            return None
     return SeatResult(penalty=penalty, cards=cards, buys=buys)
 
 
@@ -362,5 +373,10 @@ class ImportForm(FlaskForm):
 
 
 class UndoForm(FlaskForm):
+    """Undo and restore: the version the phone saw, so that a stale tap takes nothing back."""
+
     version = HiddenField()
-    undo = SubmitField(_l("Undo the last change"))
+
+
+class RematchForm(FlaskForm):
+    """Another game for the same table (nothing to fill in: the button is the form)."""

@@ -12,14 +12,21 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from referee.engine.cards import Rank
-from referee.engine.game import MAX_ROUNDS_WITHOUT_CONTRACTS, Action, Game, SeatResult
+from referee.engine.game import MAX_ROUNDS_WITHOUT_CONTRACTS, Action, Change, Game, SeatResult
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.security import bdi
-from referee.web.words import contract_text, house_rules_in_words, rank_label, variant_name
+from referee.web.words import (
+    contract_text,
+    house_rules_in_words,
+    rank_label,
+    shoe_text,
+    variant_name,
+)
 
 from . import store
+from .forms import RematchForm
 from .links import edit_url, view_url
 
 #: How often a game page asks whether anything changed (seconds).
@@ -105,6 +112,8 @@ def change_text(game: Game, entry: store.Entry) -> Markup:
         text = gettext("Round %(number)s entered", number=change.round)
     elif change.action is Action.EDIT:
         text = gettext("Round %(number)s corrected", number=change.round)
+    elif change.action is Action.REDO:
+        text = gettext("Restored: round %(number)s", number=change.round)
     elif change.after is None:
         text = gettext("Undone: round %(number)s taken back", number=change.round)
     else:
@@ -120,6 +129,26 @@ def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:
     return {
         seat: gettext("out") if r.went_out else str(r.penalty) for seat, r in enumerate(results)
     }
+
+
+def short_names(players: Sequence[str], letters: int = 3) -> list[str]:
+    """Names short enough for eight columns on a 320-px phone: the first `letters` letters,
+    unless another name starts the same; then the first letters and the seat number."""
+    starts = [name[:letters].casefold() for name in players]
+    return [
+        name[:letters] if starts.count(starts[seat]) == 1 else f"{name[: letters - 1]}{seat + 1}"
+        for seat, name in enumerate(players)
+    ]
+
+
+def share_text(game: Game) -> str:
+    """The result in a line, for sharing: who won, and every total."""
+    names = [game.players[seat] for seat in game.winners]
+    totals = " · ".join(
+        f"{name} {total}" for name, total in zip(game.players, game.standings.totals, strict=True)
+    )
+    won = gettext("%(name)s wins!", name=names[0]) if len(names) == 1 else ", ".join(names)
+    return f"{variant_name(game.variant.id)}: {won} {totals}"
 
 
 def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
@@ -143,24 +172,57 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
         "winner_names": [game.players[i] for i in game.winners],
         "change_text": lambda entry: change_text(game, entry),
         "card_points_json": card_points_json(game.variant),
+        "short_names": short_names(game.players),
+        "share_text": share_text(game) if game.finished else "",
+        "rematch_form": RematchForm(formdata=None) if game.finished else None,
     }
 
 
+def undo_question(change: Change) -> str:
+    """What the undo button asks before it takes `change` back."""
+    if change.action is Action.ADD:
+        return gettext("Undo round %(number)s?", number=change.round)
+    if change.action is Action.REDO:
+        return gettext("Undo restoring round %(number)s?", number=change.round)
+    return gettext("Undo the correction of round %(number)s?", number=change.round)
+
+
 def editing_context(stored: store.StoredGame) -> dict[str, Any]:
-    """What the edit pages add: the history shown, whether undo is possible, and what the
-    outbox needs to carry on without signal."""
+    """What the edit pages add: the history shown, what undo would take back (and asks first),
+    what a restore would put back, and what the outbox needs to carry on without signal."""
+    game = stored.game
+    history = store.history(stored.id, limit=HISTORY_SHOWN)
+    undoable = next(
+        (e for e in history if e.change.action is not Action.UNDO and not e.undone), None
+    )
+    if undoable is None and len(history) == HISTORY_SHOWN:  # older than the lines shown
+        last = store.last_change(stored.id)
+    else:
+        last = undoable.change if undoable is not None else None
+    newest = history[0] if history else None
+    restorable = (
+        newest
+        if newest is not None
+        and newest.change.action is Action.UNDO
+        and not newest.undone
+        and game.can_redo(newest.change)
+        else None
+    )
     return {
-        "history": store.history(stored.id, limit=HISTORY_SHOWN),
-        "can_undo": stored.game.can_undo(store.last_change(stored.id)),
-        "classes": class_views(stored.game.variant),
-        "schedule_json": schedule_json(stored.game),
+        "history": history,
+        "can_undo": game.can_undo(last),
+        "undo_question": undo_question(last) if last is not None else "",
+        "undo_entry": undoable,
+        "restorable": restorable,
+        "classes": class_views(game.variant),
+        "schedule_json": schedule_json(game),
         "outbox_texts": outbox_texts(),
     }
 
 
 def schedule_json(game: Game) -> str:
-    """The rounds still to play, for the form to move on to without signal: number, heading
-    and dealer (a seat)."""
+    """The rounds still to play, for the round screen to move on to without signal: the
+    form's title, the pinned head's round, contract and dealer, the deal's facts."""
     upcoming = game.next_round
     if upcoming is None:
         return "[]"
@@ -172,8 +234,17 @@ def schedule_json(game: Game) -> str:
             {
                 "round": number,
                 "title": gettext("Enter round %(number)s", number=number),
+                "heading": (
+                    gettext("Round %(number)s of %(rounds)s", number=number, rounds=last)
+                    if game.variant.rounds
+                    else gettext("Deal %(number)s", number=number)
+                ),
                 "contract": contract_text(deal.contract) if deal.contract is not None else "",
                 "dealer": deal.dealer,
+                "dealer_text": gettext("%(name)s deals", name=game.players[deal.dealer]),
+                "starter": game.players[deal.starter],
+                "cards": deal.cards,
+                "shoe": shoe_text(deal.shoe.decks, deal.shoe.jokers),
             }
         )
     return json.dumps(rows, ensure_ascii=False)

@@ -1,28 +1,35 @@
-"""The edit pages: the score table with the next round's form, corrections, undo.
+"""The edit pages: the round screen (enter or correct a round), undo and restore, a rematch.
 
-A form becomes the engine's seat results (`RoundForm.seat_results`) and the store takes the
-step; a refusal comes back on the same page with every reason and everything typed kept. A
-stale version (another phone saved first) keeps what this phone typed on the current version.
+A form becomes the engine's seat results (`RoundForm.read_results`, then the engine's verify)
+and the store takes the step. A refusal comes back on the same page with every problem at once,
+each under its player and field and all listed at the top, everything typed kept. A new round
+that scores exactly as the one before asks first. A stale version (another phone saved first)
+keeps this phone's entry on the round it was meant for, beside the saved one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, Reason, SeatResult, reason
+from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
 from referee.web.i18n import current_language
 from referee.web.idempotency import HEADER, form_fingerprint, key_of_request
 from referee.web.inputs import whole_number
 from referee.web.messages import describe, describe_reason
 
 from . import bp, store
-from .access import editable_game, remember
-from .forms import RoundForm, UndoForm
+from .access import editable_game, game_or_404, remember
+from .conflicts import ConflictView, conflict_view, entry_texts
+from .forms import RematchForm, RoundForm, UndoForm
+from .links import edit_url
 from .presenting import class_views, editing_context, page_context
+from .problems import Problem, problems_by_place, round_problems
 
 
 def _round_form(
@@ -93,6 +100,17 @@ def _merge_stale_correction(
             mine.raw_data = None
 
 
+@dataclass
+class Screen:
+    """What the round screen says around the form: problems, a notice, a conflict."""
+
+    problems: list[Problem] = field(default_factory=list)
+    notice: str | None = None  # said above the form (a stale version, an undo refused)
+    since: list[store.Entry] = field(default_factory=list)  # what changed meanwhile
+    conflict: ConflictView | None = None  # this phone's entry beside the round saved
+    repeat: int | None = None  # the round this one scores exactly as: asks before saving
+
+
 def _render(
     stored: store.StoredGame,
     token: str,
@@ -100,20 +118,27 @@ def _render(
     number: int | None,
     *,
     template: str,
-    reasons: tuple[Reason, ...] = (),
-    since: list[store.Entry] | None = None,
+    correcting: bool = False,
+    screen: Screen | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
     game = stored.game
+    screen = screen or Screen()
+    placed = problems_by_place(screen.problems)
     context = page_context(stored, token)
     context.update(editing_context(stored))
     context.update(
         form=form,
         number=number,
+        correcting=correcting,
+        form_action=(
+            url_for("games.edit_round", game_id=stored.id, token=token, number=number)
+            if correcting
+            else url_for("games.add_round", game_id=stored.id, token=token)
+        ),
         form_deal=game.deal(number) if form is not None and number else None,
-        errors=[describe_reason(r, game.players) for r in reasons],
-        error_seats={r.player for r in reasons if r.player is not None},
-        since=since or [],
+        screen=screen,
+        problems_at=lambda seat, *fields: [t for f in fields for t in placed.get((seat, f), [])],
         undo_form=UndoForm(formdata=None, version=str(game.version)),
     )
     return render_template(template, **context), status
@@ -129,7 +154,7 @@ def _whole(text: str | None) -> int | None:
 
 @bp.get("/games/<game_id>/edit/<token>")
 def edit(game_id: str, token: str) -> ResponseReturnValue:
-    """The score table with the next round's form, corrections and undo."""
+    """The round screen: the next round's form, the score table, undo and restore."""
     stored = editable_game(game_id, token)
     remember(stored.id, token)
     number = stored.game.next_round
@@ -152,43 +177,139 @@ def _complete_formdata(stored: store.StoredGame) -> Any:
     return formdata
 
 
+@dataclass(frozen=True)
+class Posted:
+    """A round form as posted: which round it is for, and what it says."""
+
+    form: RoundForm
+    number: int  # the round it is meant for
+    correcting: bool
+    results: list[SeatResult | None]  # None: a seat that could not be read
+    reasons: list[Reason]  # everything that cannot be read
+
+
+def _read(stored: store.StoredGame, number: int | None) -> Posted:
+    game = stored.game
+    target = number if number is not None else (game.next_round or len(game.rounds) + 1)
+    form = _round_form(stored, target, formdata=_complete_formdata(stored))
+    form.validate_on_submit()  # each field's own errors, said under it
+    classes = [c.points for c in class_views(game.variant)]
+    results, reasons = form.read_results(game, classes, current_language())
+    meant = number if number is not None else (_whole(form.round.data) or target)
+    return Posted(form, meant, number is not None, results, reasons)
+
+
+def _verified(game: Game, posted: Posted) -> list[Reason]:
+    """What the engine says of the round, beside what could not be read: all at once.
+
+    A seat that could not be read stands in as an empty hand, and the engine's word on that
+    hand is left out (the seat already says what is wrong with it).
+    """
+    unread = {seat for seat, result in enumerate(posted.results) if result is None}
+    unread |= {r.player for r in posted.reasons if r.player is not None}
+    stand_in = [result or SeatResult() for result in posted.results]
+    verify = game.verify_correction if posted.correcting else game.verify_round
+    try:
+        verify(posted.number, stand_in)
+    except GameRefused as refused:
+        unmarked = any(r.code == "mark_who_went_out" for r in posted.reasons)
+        return [
+            r
+            for r in refused.reasons
+            if not (r.player in unread and r.field in ("penalty", "cards"))
+            and not (unmarked and r.code == "no_player_out")
+        ]
+    return []
+
+
 def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
     stored = editable_game(game_id, token)
     game = stored.game
     if number is not None and not 1 <= number <= len(game.rounds):
         abort(404, description=describe("no_such_round", {"round": number}))
-    target = number if number is not None else (game.next_round or len(game.rounds) + 1)
-    form = _round_form(stored, target, formdata=_complete_formdata(stored))
+    posted = _read(stored, number)
     template = "games/game.html" if number is None else "games/round.html"
-    if not form.validate_on_submit():
-        reasons = (reason("check_fields", field="form"),)
-        return _render(stored, token, form, target, template=template, reasons=reasons, status=400)
-    version = _whole(form.version.data)
-    classes = [c.points for c in class_views(game.variant)]
-    back = url_for("games.edit", game_id=stored.id, token=token, _anchor="scores")
-    try:
-        once = _once(back)
-        results = form.seat_results(game, classes, current_language())
-        if number is None:
-            number_posted = _whole(form.round.data) or target
-            store.enter_round(stored.id, number_posted, results, version=version, once=once)
-        else:
-            store.correct_round(stored.id, number, results, version=version, once=once)
-    except store.Replayed as replay:
-        return redirect(replay.answer.location or back, 303)
-    except store.KeyReused as reused:
-        reasons = (reason(reused.code, field=HEADER),)
-        return _render(stored, token, form, target, template=template, reasons=reasons, status=422)
-    except GameRefused as refused:
-        fresh = store.load(stored.id) or stored
+    once, answer = _key_first(stored, token, posted, template)
+    if answer is not None:
+        return answer
+    version = _whole(posted.form.version.data)
+    if version is not None and version != game.version:
+        conflict = store.Conflict(version, game.version, store.changes_since(stored.id, version))
+        return _stale(game_id, token, posted, template, conflict)
+    reasons = [*posted.reasons, *_verified(game, posted)]
+    problems = round_problems(posted.form, reasons, game.players)
+    if problems:
+        screen = Screen(problems=problems)
         return _render(
-            fresh, token, form, target, template=template, reasons=refused.reasons, status=400
+            stored,
+            token,
+            posted.form,
+            posted.number,
+            template=template,
+            correcting=posted.correcting,
+            screen=screen,
+            status=400,
+        )
+    results = [r for r in posted.results if r is not None]
+    again = not posted.correcting and not posted.form.same_again.data
+    if again and game.repeats_previous(posted.number, results):
+        return _ask_again(stored, token, posted, template)
+    try:
+        if posted.correcting:
+            store.correct_round(stored.id, posted.number, results, version=version, once=once)
+        else:
+            store.enter_round(stored.id, posted.number, results, version=version, once=once)
+    except (store.Replayed, store.KeyReused) as error:  # the same key came in between
+        return _key_answer(stored, token, posted, template, error)
+    except GameRefused as refused:  # another phone's change came between the check and now
+        fresh = store.load(stored.id) or stored
+        screen = Screen(problems=round_problems(posted.form, refused.reasons, game.players))
+        return _render(
+            fresh,
+            token,
+            posted.form,
+            posted.number,
+            template=template,
+            correcting=posted.correcting,
+            screen=screen,
+            status=400,
         )
     except store.Conflict as conflict:
-        return _stale(game_id, token, form, number, target, template, conflict)
+        return _stale(game_id, token, posted, template, conflict)
     except store.GameNotFound:
         abort(404)
-    return redirect(back, 303)
+    return _back_to_the_game(stored.id, token, corrected=posted.correcting)
+
+
+def _back_url(game_id: str, token: str, *, corrected: bool) -> str:
+    """Where a save leads: the game's page; after a correction, its score table."""
+    return f"{edit_url(game_id, token)}#scores" if corrected else edit_url(game_id, token)
+
+
+def _back_to_the_game(game_id: str, token: str, *, corrected: bool) -> ResponseReturnValue:
+    """After a save: the game's page. A correction goes back to the score table, and the
+    address says so (htmx would keep the correction's address: it is told to load the page)."""
+    where = _back_url(game_id, token, corrected=corrected)
+    if not corrected:
+        return redirect(where, 303)
+    if request.headers.get("HX-Request"):
+        response = Response(status=204)
+        response.headers["HX-Redirect"] = where
+        return response
+    return redirect(where, 303)
+
+
+def _ask_again(
+    stored: store.StoredGame, token: str, posted: Posted, template: str
+) -> ResponseReturnValue:
+    """A new round that scores exactly as the one before: more often the last round sent
+    again than a table dealt the same twice. Saved when the table says so."""
+    previous = posted.number - 1
+    text = describe("same_as_previous_round", {"round": posted.number, "previous": previous})
+    screen = Screen(problems=[Problem(text, None, "repeat", "same-again")], repeat=previous)
+    return _render(
+        stored, token, posted.form, posted.number, template=template, screen=screen, status=400
+    )
 
 
 def _once(back: str) -> store.Once | None:
@@ -206,39 +327,96 @@ def _once(back: str) -> store.Once | None:
     return store.Once(key, fingerprint, lambda _stored: store.Answer(303, location=back))
 
 
-def _stale(
-    game_id: str,
+def _key_first(
+    stored: store.StoredGame, token: str, posted: Posted, template: str
+) -> tuple[store.Once | None, ResponseReturnValue | None]:
+    """The form's key, or the answer when that key came before: a retry (a double tap, a lost
+    answer, the outbox) is answered before any check, never judged stale or a repeat."""
+    try:
+        once = _once(_back_url(stored.id, token, corrected=posted.correcting))
+        if once is not None:
+            store.answered(stored.id, once)
+    except (store.Replayed, store.KeyReused, GameRefused) as error:
+        return None, _key_answer(stored, token, posted, template, error)
+    return once, None
+
+
+def _key_answer(
+    stored: store.StoredGame,
     token: str,
-    form: RoundForm,
-    number: int | None,
-    target: int,
+    posted: Posted,
     template: str,
-    conflict: store.Conflict,
+    error: store.Replayed | store.KeyReused | GameRefused,
 ) -> ResponseReturnValue:
-    """Keep what was typed, on the current version: saving again is a decision."""
-    fresh = editable_game(game_id, token)
-    form.version.data = str(fresh.game.version)
-    shown: RoundForm | None = form
-    if number is None:
-        # The round this form was for may have been entered meanwhile: the kept entries now go
-        # to the round that is next (the page says so), or nowhere at the end.
-        target = fresh.game.next_round or target
-        form.round.data = str(target)
-        if fresh.game.next_round is None:
-            shown = None
+    """Saved before under this key: where the save led. The key came before with another entry
+    (422), or is no key at all (400): the entry stays as typed, with a fresh key to save it by."""
+    if isinstance(error, store.Replayed):
+        return _back_to_the_game(stored.id, token, corrected=posted.correcting)
+    if isinstance(error, GameRefused):
+        notice, status = " ".join(describe_reason(r) for r in error.reasons), 400
     else:
-        _merge_stale_correction(form, fresh, number, conflict)
-    reasons = (reason(conflict.code, **conflict.params),)
+        notice, status = describe(error.code, error.params), 422
     return _render(
-        fresh,
+        stored,
         token,
-        shown,
-        target,
+        posted.form,
+        posted.number,
         template=template,
-        reasons=reasons,
-        since=conflict.since,
-        status=409,
+        correcting=posted.correcting,
+        screen=Screen(notice=notice),
+        status=status,
     )
+
+
+def _stale(
+    game_id: str, token: str, posted: Posted, template: str, conflict: store.Conflict
+) -> ResponseReturnValue:
+    """Another phone changed the game since this form was made: nothing typed is lost, and the
+    entry stays on the round it was meant for. Saving again is a decision."""
+    fresh = editable_game(game_id, token)
+    game = fresh.game
+    form = posted.form
+    form.version.data = str(game.version)
+    screen = Screen(notice=describe(conflict.code, conflict.params), since=conflict.since)
+    number = posted.number
+    if number <= len(game.rounds):
+        entry = entry_texts(form, posted.results, game.variant)
+        if not posted.correcting and _saved_as_typed(game, posted):
+            return _back_to_the_game(fresh.id, token, corrected=False)
+        screen.conflict = conflict_view(game, number, entry)
+        # The table shows this round as saved; what else changed is said below it.
+        screen.since = [e for e in screen.since if e.change.round != number]
+        if posted.correcting:
+            _merge_stale_correction(form, fresh, number, conflict)
+        return _render(
+            fresh,
+            token,
+            form,
+            number,
+            template=template,
+            correcting=True,
+            screen=screen,
+            status=409,
+        )
+    # Not saved by anyone: still the round to enter, unless an undo took the round before it.
+    target = game.next_round
+    if target is not None and number != target:
+        form.round.data = str(target)
+        number = target
+    shown = form if target is not None else None
+    return _render(fresh, token, shown, number, template=template, screen=screen, status=409)
+
+
+def _saved_as_typed(game: Game, posted: Posted) -> bool:
+    """Whether the round this new entry was meant for was saved meanwhile just as typed here."""
+    if any(result is None for result in posted.results) or posted.reasons:
+        return False
+    results = [r for r in posted.results if r is not None]
+    try:
+        game.verify_correction(posted.number, results)
+    except GameRefused as refused:
+        return any(r.code == "nothing_changed" for r in refused.reasons)
+    return False
 
 
 @bp.post("/games/<game_id>/edit/<token>/rounds")
@@ -255,18 +433,20 @@ def edit_round(game_id: str, token: str, number: int) -> ResponseReturnValue:
     if not 1 <= number <= len(stored.game.rounds):
         abort(404, description=describe("no_such_round", {"round": number}))
     form = _round_form(stored, number)
-    return _render(stored, token, form, number, template="games/round.html")
+    return _render(stored, token, form, number, template="games/round.html", correcting=True)
 
 
-@bp.post("/games/<game_id>/edit/<token>/undo")
-def undo(game_id: str, token: str) -> ResponseReturnValue:
+def _take_back(
+    game_id: str, token: str, take: Callable[..., store.StoredGame], where: str
+) -> ResponseReturnValue:
+    """Undo or restore, from the version the phone saw; refused, the page says why."""
     stored = editable_game(game_id, token)
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
-    back = url_for("games.edit", game_id=stored.id, token=token, _anchor="scores")
+    back = f"{edit_url(stored.id, token)}#{where}"
     try:
-        store.undo(stored.id, version=_whole(form.version.data), once=_once(back))
+        take(stored.id, version=_whole(form.version.data), once=_once(back))
     except store.Replayed:
         return redirect(back, 303)
     except (GameRefused, store.Conflict, store.KeyReused) as error:
@@ -274,18 +454,41 @@ def undo(game_id: str, token: str) -> ResponseReturnValue:
         number = fresh.game.next_round
         round_form = _round_form(fresh, number) if number else None
         if isinstance(error, GameRefused):
-            reasons, status = error.reasons, 400
+            status, notice = 400, " ".join(describe_reason(r) for r in error.reasons)
         elif isinstance(error, store.KeyReused):
-            reasons, status = (reason(error.code, field=HEADER),), 422
+            status, notice = 422, describe(error.code, error.params)
         else:
-            reasons, status = (reason(error.code, **error.params),), 409
+            status, notice = 409, describe(error.code, error.params)
         return _render(
             fresh,
             token,
             round_form,
             number,
             template="games/game.html",
-            reasons=reasons,
+            screen=Screen(notice=notice),
             status=status,
         )
     return redirect(back, 303)
+
+
+@bp.post("/games/<game_id>/edit/<token>/undo")
+def undo(game_id: str, token: str) -> ResponseReturnValue:
+    """Take back the newest change (the page asked first: "Undo round 4?")."""
+    return _take_back(game_id, token, store.undo, "changes")
+
+
+@bp.post("/games/<game_id>/edit/<token>/restore")
+def restore(game_id: str, token: str) -> ResponseReturnValue:
+    """Put back what the newest undo took."""
+    return _take_back(game_id, token, store.redo, "scores")
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> ResponseReturnValue:
+    """Another game for the same table, the first deal passed on; this phone may edit it."""
+    stored = game_or_404(game_id)
+    if not RematchForm().validate_on_submit():
+        abort(400)
+    again, token = store.create(stored.game.rematch(), lang=stored.lang)
+    remember(again.id, token)
+    return redirect(edit_url(again.id, token), 303)

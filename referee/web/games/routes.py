@@ -6,6 +6,7 @@ Entering, correcting and undoing rounds are in `rounds.py`.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import segno
 from flask import Response, abort, redirect, render_template, request
@@ -15,8 +16,8 @@ from flask_babel import format_time, gettext
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused
 from referee.engine.variants import Variant, get_variant
-from referee.web.i18n import LANGUAGES, current_language, remember_language
-from referee.web.messages import describe_reason
+from referee.web.i18n import current_language
+from referee.web.messages import describe, describe_reason
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
 from . import bp, exports, store
@@ -77,6 +78,7 @@ def _index_page(
     import_form: ImportForm | None = None,
     import_errors: list[str] | None = None,
     template: str = "games/index.html",
+    ask_dealer: bool = False,
 ) -> str:
     main, more = house_rule_field_names(variant)
     return render_template(
@@ -91,18 +93,23 @@ def _index_page(
         recent=_recent() if template == "games/index.html" else [],
         import_form=import_form or ImportForm(formdata=None),
         import_errors=import_errors or [],
+        ask_dealer=ask_dealer,
     )
 
 
 @bp.route("/", methods=["GET", "POST"])
 def index() -> ResponseReturnValue:
-    """Start a game (variant, players, first dealer, language, house rules); resume recent ones."""
+    """Start a game (variant, players, first dealer, language, house rules); resume recent ones.
+
+    Who deals first is chosen among the names typed: the page's script names the choices as
+    they are typed; without it, a second step asks once the names are in.
+    """
     form = NewGameForm()
     form.setup()
     variant = _variant_asked()
     posted = request.method == "POST"
     rules = _rules_form(variant, posted=posted)
-    status, errors = 200, list[str]()
+    status, errors, ask_dealer = 200, list[str](), False
     if not posted:
         form.variant.data = variant.id
         form.lang.data = current_language()
@@ -110,40 +117,52 @@ def index() -> ResponseReturnValue:
         if not form.validate_on_submit() or (rules is not None and not rules.validate()):
             status = 400
         else:
-            response = _start(form, variant, rules)
-            if not isinstance(response, list):
-                return response
-            errors, status = response, 400
+            started = _start(form, variant, rules)
+            if not isinstance(started, NotStarted):
+                return started
+            errors, ask_dealer = started.errors, started.ask_dealer
+            status = 400 if errors else 200
     partial = request.headers.get("HX-Request") and request.headers.get("HX-Target") in (
         None,
         "house-rules",
     )
     template = "games/_house_rules.html" if partial else "games/index.html"
-    page = _index_page(form, variant, rules, errors=errors, template=template)
+    page = _index_page(
+        form, variant, rules, errors=errors, template=template, ask_dealer=ask_dealer
+    )
     response = Response(page, status)
     response.vary.add("HX-Request")
     return response
 
 
+@dataclass(frozen=True)
+class NotStarted:
+    """Why a game did not start: every reason, and whether the first dealer is the step left."""
+
+    errors: list[str]
+    ask_dealer: bool = False
+
+
 def _start(
     form: NewGameForm, variant: Variant, rules: HouseRulesForm | None
-) -> ResponseReturnValue | list[str]:
-    """The new game kept and its edit page, or the reasons it cannot start."""
+) -> ResponseReturnValue | NotStarted:
+    """The new game kept and its edit page, or what stops it."""
+    dealer = form.first_dealer_name()
     try:
         game = Game.start(
             variant.id,
             form.player_names(),
             house_rules=rules.house_rules(variant) if rules is not None else None,
-            first_dealer=form.first_dealer_name(),
+            first_dealer=dealer,
         )
     except GameRefused as refused:
-        return [describe_reason(reason) for reason in refused.reasons]
+        return NotStarted([describe_reason(reason) for reason in refused.reasons])
+    if dealer is None:  # not chosen yet (no script named the choices), or an empty seat
+        chosen = bool(form.first_dealer.raw_data)
+        return NotStarted([describe("choose_first_dealer")] if chosen else [], ask_dealer=True)
     stored, token = store.create(game, lang=form.lang.data or current_language())
     remember(stored.id, token)
-    response = redirect(edit_url(stored.id, token), code=303)
-    if form.lang.data in LANGUAGES:
-        remember_language(response, form.lang.data)
-    return response
+    return redirect(edit_url(stored.id, token), code=303)
 
 
 @bp.post("/games/import")
@@ -199,7 +218,8 @@ def _live(game_id: str, token: str | None) -> ResponseReturnValue:
     else:
         stored = game_or_404(game_id)
         version = stored.game.version
-        response = Response(render_template("games/_live.html", **page_context(stored, token)))
+        page = render_template("games/_live.html", oob=True, **page_context(stored, token))
+        response = Response(page)
     response.set_etag(_live_etag(version, token))
     response.cache_control.no_cache = True
     response.vary.add("HX-Request")

@@ -6,7 +6,8 @@ A writer names the version it saw; a stale one is a `Conflict` listing what chan
 (optimistic concurrency). A writer may also send a key (SPEC "Never twice, never lost"): the
 answer to a write is kept with its key in the same transaction as the write, so a repeat (a
 retry after a lost answer, a double tap) gets that answer and changes nothing. Edit tokens are
-kept as hashes only.
+kept as hashes only. An undo marks the change it took back as undone; a redo (the pages'
+"Restore") marks the undo it took back.
 """
 
 from __future__ import annotations
@@ -237,6 +238,15 @@ def version_of(game_id: str) -> int | None:
     return version
 
 
+def lang_of(game_id: str) -> str | None:
+    """Only the game's language: what its pages speak to a phone that chose none."""
+    if not _valid_id(game_id):
+        return None
+    with database().reading() as conn:
+        lang: str | None = conn.execute(select(games.c.lang).where(games.c.id == game_id)).scalar()
+    return lang
+
+
 def check_token(game_id: str, token: str | None) -> bool:
     """Whether `token` is the game's edit token (compared in constant time)."""
     if not token or not _valid_id(game_id) or len(token) > 64:
@@ -262,6 +272,22 @@ def last_change(game_id: str) -> Change | None:
     return None if entry is None else entry.change
 
 
+def last_undo(game_id: str) -> Change | None:
+    """The newest change when it is an undo not yet restored: what a restore would put back."""
+    with database().reading() as conn:
+        entry = _last_restorable(conn, game_id)
+    return None if entry is None else entry.change
+
+
+def changes_since(game_id: str, version: int) -> list[Entry]:
+    """What changed after `version`, oldest first (nothing for a version the game never had)."""
+    with database().reading() as conn:
+        current = conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+        if current is None or not 0 < version < current:
+            return []
+        return _since(conn, game_id, version)
+
+
 def _entry(row: Row[Any]) -> Entry:
     return Entry(
         id=row.id,
@@ -284,6 +310,15 @@ def _last_undoable(conn: Connection, game_id: str) -> Entry | None:
         .limit(1)
     ).first()
     return None if row is None else _entry(row)
+
+
+def _last_restorable(conn: Connection, game_id: str) -> Entry | None:
+    row = conn.execute(
+        select(changes).where(changes.c.game_id == game_id).order_by(changes.c.id.desc()).limit(1)
+    ).first()
+    if row is None or row.action != Action.UNDO.value or row.undone:
+        return None
+    return _entry(row)
 
 
 def _since(conn: Connection, game_id: str, version: int) -> list[Entry]:
@@ -362,6 +397,19 @@ def undo(game_id: str, *, version: int | None, once: Once | None = None) -> Stor
     return _write(game_id, version, take, once)
 
 
+def redo(game_id: str, *, version: int | None, once: Once | None = None) -> StoredGame:
+    """The newest undo, when nothing changed since, taken back: what it took is put back."""
+
+    def take(game: Game, conn: Connection) -> Step:
+        undone = _last_restorable(conn, game_id)
+        step = game.redo(None if undone is None else undone.change)
+        assert undone is not None  # the engine refuses to restore nothing
+        conn.execute(update(changes).where(changes.c.id == undone.id).values(undone=True))
+        return step
+
+    return _write(game_id, version, take, once)
+
+
 def _write(
     game_id: str,
     version: int | None,
@@ -396,6 +444,18 @@ def _write(
         if once is not None:
             _keep_answer(conn, game_id, once, once.answer(result))
     return result
+
+
+def answered(game_id: str, once: Once) -> None:
+    """Replayed (or KeyReused) when `once`'s key was answered before; else nothing.
+
+    A page asks before it checks anything, so that a retry is never judged as a new entry
+    (stale, or a repeat of the round before); the write asks again under its lock.
+    """
+    if not _valid_id(game_id):
+        raise GameNotFound()
+    with database().reading() as conn:
+        _replay_if_done(conn, game_id, once)
 
 
 def _replay_if_done(conn: Connection, game_id: str, once: Once) -> None:

@@ -1,0 +1,134 @@
+"""axe-core on every page, light and dark: no serious or critical violation.
+
+axe is a test tool, so it lives with the tests: `tests/vendor/axe-<version>.min.js` is the single
+built file of the npm package (MPL-2.0, its licence header kept), checked in rather than fetched,
+so the tests need no Node toolchain and no network, and the version is pinned by its name.
+Playwright injects it into each page (the context bypasses the CSP for this one script).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+AXE = next((Path(__file__).parent / "vendor").glob("axe-*.min.js"))
+NAMES = ["Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L."]
+
+
+def _violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.fixture(params=["light", "dark"])
+def scheme_page(
+    request: pytest.FixtureRequest, browser: Browser, browser_context_args: dict[str, Any]
+) -> Iterator[Page]:
+    context = browser.new_context(
+        **browser_context_args, color_scheme=request.param, bypass_csp=True
+    )
+    yield context.new_page()
+    context.close()
+
+
+def _game(page: Page, base: str, rounds: int, variant: str = "shanghai") -> dict[str, Any]:
+    game: dict[str, Any] = page.request.post(
+        f"{base}/api/v1/games", data={"variant": variant, "players": NAMES}
+    ).json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for number in range(1, rounds + 1):
+        results = [{"player": NAMES[0], "went_out": True, "buys": 1}] + [
+            {"player": name, "penalty": 5 * (seat + number)} for seat, name in enumerate(NAMES[1:])
+        ]
+        page.request.post(
+            f"{base}/api/v1/games/{game['id']}/rounds",
+            data={"round": number, "results": results},
+            headers=auth,
+        )
+    return game
+
+
+def _problems(page: Page) -> None:
+    page.locator("#seat-1-penalty").fill("7")
+    page.get_by_role("button", name="Save the round").tap()
+    expect(page.locator("#error-summary")).to_be_focused()
+
+
+def _hand(page: Page) -> None:
+    page.locator("#seat-1-cards-open").tap()
+    page.locator('#seat-1-hand .cp-key[data-card="KS"]').tap()
+
+
+def _conflict(page: Page, base: str, game: dict[str, Any]) -> None:
+    page.locator("label.out-toggle:has(#went-out-0)").tap()
+    for seat in (1, 2, 3):
+        page.locator(f"#seat-{seat}-penalty").fill(str(10 * seat))
+    results = [{"player": NAMES[0], "went_out": True}] + [
+        {"player": name, "penalty": 5} for name in NAMES[1:]
+    ]
+    page.request.post(
+        f"{base}/api/v1/games/{game['id']}/rounds",
+        data={"round": 3, "results": results},
+        headers={"Authorization": f"Bearer {game['edit_token']}"},
+    )
+    page.get_by_role("button", name="Save the round").tap()
+    expect(page.locator("#conflict")).to_be_visible()
+
+
+def _undo_open(page: Page) -> None:
+    page.locator("#undo > summary").tap()
+
+
+def _house_rules(page: Page) -> None:
+    page.locator("#house-rules-summary").tap()
+    expect(page.locator('input[name="hr_buying"]')).to_be_visible()
+
+
+PAGES: dict[str, tuple[str, Callable[..., None] | None]] = {
+    "start": ("/", None),
+    "start, house rules open": ("/", _house_rules),
+    "round screen": ("edit", None),
+    "round screen, a hand on the picker": ("edit", _hand),
+    "round screen, problems": ("edit", _problems),
+    "round screen, a conflict": ("edit", _conflict),
+    "round screen, undo asks": ("edit", _undo_open),
+    "correction": ("correct", None),
+    "score table": ("view", None),
+    "finished game": ("finished", None),
+    "referee": ("/referee", None),
+    "rules": ("/rules", None),
+    "rules of a variant": ("/rules/contract", None),
+    "not found": ("/no-such-page", None),
+}
+
+
+def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_server: str) -> None:
+    page = scheme_page
+    game = _game(page, live_server, rounds=2)
+    finished = _game(page, live_server, rounds=7, variant="contract")
+    urls = {
+        "edit": game["edit_url"],
+        "correct": f"{game['edit_url']}/rounds/1",
+        "view": game["view_url"],
+        "finished": finished["edit_url"],
+    }
+    found = {}
+    for name, (where, then) in PAGES.items():
+        page.goto(urls.get(where, live_server + where))
+        if then is _conflict:
+            then(page, live_server, game)
+        elif then is not None:
+            then(page)
+        found[name] = _violations(page)
+    assert {name: v for name, v in found.items() if v} == {}
