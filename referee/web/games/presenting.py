@@ -15,7 +15,7 @@ from referee.engine.game import Action, Game, SeatResult
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
-from referee.web.words import house_rules_in_words, rank_label, variant_name
+from referee.web.words import house_rules_in_words, rank_label, times_text, variant_name
 
 from . import store
 from .links import edit_url, view_url
@@ -68,11 +68,9 @@ def stock_out_text(variant: Variant) -> str | None:
     runs_out = variant.stock_reshuffles + 1
     if runs_out == 1:
         return gettext("Nobody went out: the stock ran out, everyone scores their hand")
-    if runs_out == 2:
-        return gettext("Nobody went out: the stock ran out twice, everyone scores their hand")
     return gettext(
-        "Nobody went out: the stock ran out %(num)d times, everyone scores their hand",
-        num=runs_out,
+        "Nobody went out: the stock ran out %(times)s, everyone scores their hand",
+        times=times_text(runs_out),
     )
 
 
