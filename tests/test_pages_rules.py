@@ -85,7 +85,7 @@ def test_referee_page_states_the_condition_until_the_question_is_answered(
     assert share is not None and "contract_down=earlier_turn" in unescape(share.group(1))
     _, html = get(client, **lay_off, contract_down="this_turn", lang="de")
     assert "dürfen aber noch nicht angelegt werden" in verdict_of(html)
-    assert "Wann hast du deinen eigenen Vertrag ausgelegt?" in html
+    assert "Wann hast du deinen eigenen Kontrakt ausgelegt?" in html
 
 
 def test_referee_page_zioncheck_swap_says_the_joker_is_used_at_once(client: FlaskClient) -> None:

@@ -111,7 +111,7 @@ def test_the_shoe_limits_copies_of_a_card(client: FlaskClient) -> None:
     _, html = get(client, cards="7H 7H 7H 7H", variant="contract")
     text = verdict_of(html)
     assert "Not a valid meld." in text
-    assert "7♥ is here 4 times, but the game has only 3 of them." in text
+    assert "7♥ is here four times, but the game has only 3 of them." in text
 
 
 def test_jokers_in_plain_rummy_are_a_verdict_not_an_error(client: FlaskClient) -> None:

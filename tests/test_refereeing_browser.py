@@ -224,12 +224,12 @@ def test_contract_without_javascript_is_a_plain_form(
         (
             "de",
             {
-                "question": "Wann hast du deinen eigenen Vertrag ausgelegt?",
+                "question": "Wann hast du deinen eigenen Kontrakt ausgelegt?",
                 "this_turn": "In diesem Zug",
                 "earlier": "Früher",
                 "valid": "✓ Gültig",
                 "invalid": "✗ Ungültig",
-                "condition": "Gültig, sobald dein Vertrag ausliegt, ab deinem nächsten Zug.",
+                "condition": "Gültig, sobald dein Kontrakt ausliegt, ab deinem nächsten Zug.",
                 "too_early": "Anlegen darfst du erst ab deinem nächsten Zug",
             },
         ),

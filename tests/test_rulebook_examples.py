@@ -107,7 +107,7 @@ def test_rummy_stock_never_ends_a_deal_in_words(book: Any) -> None:
     assert "only once in a round" in house and "Nobody scores for that deal." in house
     contract = paragraphs(book("contract"))
     assert "only once in a round. If it runs out again, the round ends." in contract
-    assert "at most 3 times in a round" in paragraphs(book("contract", stock_reshuffles=3))
+    assert "at most three times in a round" in paragraphs(book("contract", stock_reshuffles=3))
     assert "Everyone then scores the cards left in their hand." in contract
 
 
@@ -120,7 +120,7 @@ def test_buying_in_words(book: Any) -> None:
         assert "may still take that card as their draw, and then nobody buys it" in text
         assert "the one nearest in turn order buys" in text
         assert "one penalty card from the stock, and gets no extra turn for it" in text
-        assert "at most 3 times per round" in text
+        assert "at most three times per round" in text
     assert "Once your contract is down, you may not buy any more." in paragraphs(book("shanghai"))
     assert "2 penalty cards" in paragraphs(book("frustration", buy_penalty_cards=2))
     assert "with no penalty card" in paragraphs(book("frustration", buy_penalty_cards=0))

@@ -26,6 +26,7 @@ from .words import (
     players_label,
     rank_label,
     suit_name,
+    times_text,
     variant_name,
 )
 
@@ -212,11 +213,11 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         **p,
     ),
     "too_many_copies": lambda p: ngettext(
-        "%(card)s is here %(count)s times, but the game has only %(num)d of it.",
-        "%(card)s is here %(count)s times, but the game has only %(num)d of them.",
+        "%(card)s is here %(times)s, but the game has only %(num)d of it.",
+        "%(card)s is here %(times)s, but the game has only %(num)d of them.",
         _num(p["max"]),
         card=p["card"],
-        count=p["count"],
+        times=times_text(_num(p["count"])),
     ),
     # -- a contract --
     "wrong_sets_and_runs": _wrong_sets_and_runs,
@@ -307,12 +308,11 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     ),
     "rummy_not_in_variant": lambda p: gettext("This variant has no double score for a rummy."),
     "buying_off": lambda p: gettext("Buying is not played in this game."),
-    "too_many_buys": lambda p: ngettext(
-        "%(player)s bought %(buys)s times, but only %(num)s buy per round is allowed.",
-        "%(player)s bought %(buys)s times, but only %(num)s buys per round are allowed.",
-        _num(p["limit"]),
+    "too_many_buys": lambda p: gettext(
+        "%(player)s bought %(times)s, but may buy at most %(limit)s per round.",
         player=p["player"],
-        buys=p["buys"],
+        times=times_text(_num(p["buys"])),
+        limit=times_text(_num(p["limit"])),
     ),
     "out_with_cards": lambda p: gettext(
         "%(player)s went out, so no cards are left in that hand.", player=p["player"]

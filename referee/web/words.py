@@ -220,6 +220,35 @@ def melds_count_text(sets: int, runs: int) -> str:
     return parts[0] if len(parts) == 1 else _and(parts[0], parts[1])
 
 
+# -- how often, how many times over --------------------------------------------------------
+
+
+def times_text(count: int) -> str:
+    """How often, as a player says it: "once", "twice", "three times", "four times", "5 times".
+
+    A sentence takes it whole ("may buy at most %(times)s per round"), so every language
+    says the common counts in words: "einmal", "één keer", "deux fois", "dos veces".
+    """
+    if count == 1:
+        return gettext("once")
+    if count == 2:
+        return gettext("twice")
+    if count == 3:
+        return gettext("three times")
+    if count == 4:
+        return gettext("four times")
+    return gettext("%(num)d times", num=count)
+
+
+def multiplier_text(factor: int) -> str:
+    """How many times over a score counts: "double", "triple", then "4 times over" ("4-fach")."""
+    if factor == 2:
+        return gettext("double")
+    if factor == 3:
+        return gettext("triple")
+    return gettext("%(num)d times over", num=factor)
+
+
 # -- variants -----------------------------------------------------------------------------
 
 _VARIANT_NAMES: Final[Mapping[str, Any]] = {

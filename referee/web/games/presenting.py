@@ -22,6 +22,7 @@ from referee.web.words import (
     house_rules_in_words,
     rank_label,
     shoe_text,
+    times_text,
     variant_name,
 )
 
@@ -77,11 +78,9 @@ def stock_out_text(variant: Variant) -> str | None:
     runs_out = variant.stock_reshuffles + 1
     if runs_out == 1:
         return gettext("Nobody went out: the stock ran out, everyone scores their hand")
-    if runs_out == 2:
-        return gettext("Nobody went out: the stock ran out twice, everyone scores their hand")
     return gettext(
-        "Nobody went out: the stock ran out %(num)d times, everyone scores their hand",
-        num=runs_out,
+        "Nobody went out: the stock ran out %(times)s, everyone scores their hand",
+        times=times_text(runs_out),
     )
 
 

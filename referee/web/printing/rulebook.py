@@ -421,9 +421,8 @@ def _brief(variant: Variant) -> tuple[str, ...]:
         if variant.rummy_multiplier > 1:
             lines.append(
                 gettext(
-                    "Rummy (the whole hand in one turn, nothing melded before) counts "
-                    "%(num)d times.",
-                    num=variant.rummy_multiplier,
+                    "Rummy (the whole hand in one turn, nothing melded before) counts %(times)s.",
+                    times=words.multiplier_text(variant.rummy_multiplier),
                 )
             )
         lines.append(
@@ -760,10 +759,9 @@ def _section_buying(variant: Variant) -> Section:
             gettext("The buyer takes only the discard, with no penalty card, and no extra turn.")
         )
     said.append(
-        ngettext(
-            "Each player may buy at most %(num)d time per round.",
-            "Each player may buy at most %(num)d times per round.",
-            variant.buy_limit,
+        gettext(
+            "Each player may buy at most %(times)s per round.",
+            times=words.times_text(variant.buy_limit),
         )
     )
     if variant.buy_before_contract_only and variant.has_contracts:
@@ -826,14 +824,11 @@ def _stock_words(variant: Variant) -> list[str]:
         ]
     else:
         paragraphs = [
-            ngettext(
+            gettext(
                 "If the stock runs out, shuffle the discard pile, all but its top card, into a "
-                "new stock; this happens at most %(num)d time in a round. If it runs out "
-                "again, the round ends.",
-                "If the stock runs out, shuffle the discard pile, all but its top card, into a "
-                "new stock; this happens at most %(num)d times in a round. If it runs out "
-                "again, the round ends.",
-                variant.stock_reshuffles,
+                "new stock; this happens at most %(times)s in a round. If it runs out again, "
+                "the round ends.",
+                times=words.times_text(variant.stock_reshuffles),
             )
         ]
     if variant.scoring is Scoring.PENALTY:
@@ -885,8 +880,8 @@ def _section_scoring(variant: Variant) -> Section:
             paragraphs.append(
                 gettext(
                     "Going out in a single turn, with nothing melded before, is rummy: it "
-                    "counts %(num)d times.",
-                    num=variant.rummy_multiplier,
+                    "counts %(times)s.",
+                    times=words.multiplier_text(variant.rummy_multiplier),
                 )
             )
         paragraphs.append(

@@ -1,0 +1,152 @@
+"""The glossary (translations/glossary/<lang>.toml): one word per concept of the game, per language.
+
+Every catalog keeps to it: no msgstr of any area uses a word the glossary replaces, and every
+concept's chosen word is used somewhere. Strings added later keep to it too: when one does not,
+the failure names the catalog, the entry and the word, and what the glossary says instead.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from referee.web.i18n import AREAS, TRANSLATIONS_ROOT
+
+GLOSSARY_ROOT = TRANSLATIONS_ROOT / "glossary"
+GLOSSARY_LANGUAGES = ("de", "nl", "pt", "fr", "es")
+#: %(num)d and the like are code, not words: "num" is no Portuguese "num".
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One msgstr (one plural form) of one catalog."""
+
+    path: str
+    msgid: str
+    text: str
+
+
+def glossary_path(code: str) -> Path:
+    return GLOSSARY_ROOT / f"{code}.toml"
+
+
+@cache
+def glossary(code: str) -> dict[str, Any]:
+    with glossary_path(code).open("rb") as file:
+        return tomllib.load(file)
+
+
+@cache
+def entries(code: str) -> tuple[Entry, ...]:
+    found = []
+    for area in AREAS:
+        path = TRANSLATIONS_ROOT / area / code / "LC_MESSAGES" / "messages.po"
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=code)
+        for message in catalog:
+            if not message.id:
+                continue
+            msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            shown = str(path.relative_to(TRANSLATIONS_ROOT.parent))
+            found.extend(Entry(shown, str(msgid), str(text)) for text in texts if text)
+    return tuple(found)
+
+
+@cache
+def word(text: str) -> re.Pattern[str]:
+    """A word or phrase on its own: not inside a longer word, in any case."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", re.IGNORECASE)
+
+
+def without(text: str, phrases: list[str]) -> str:
+    """The text without placeholders, and without the phrases in which a replaced word means
+    something else."""
+    text = PLACEHOLDER.sub(" ", text)
+    for phrase in phrases:
+        text = word(phrase).sub(" ", text)
+    return text
+
+
+def rules(code: str) -> list[tuple[str, str, list[str], list[str]]]:
+    """(concept, what to use instead, words to avoid, phrases where they are fine) per entry."""
+    found = []
+    for name, concept in glossary(code)["concepts"].items():
+        found.append((name, repr(concept["term"]), concept["replaces"], concept.get("allow", [])))
+    avoid = glossary(code).get("avoid")
+    if avoid:
+        found.append(("avoid", avoid["instead"], avoid["words"], avoid.get("allow", [])))
+    return found
+
+
+def test_every_language_has_a_glossary_of_the_same_concepts() -> None:
+    concepts = {code: set(glossary(code)["concepts"]) for code in GLOSSARY_LANGUAGES}
+    expected = concepts["de"]
+    assert len(expected) >= 25
+    for code, names in concepts.items():
+        assert glossary(code)["language"] == code
+        assert names == expected, f"{glossary_path(code)}: {sorted(names ^ expected)}"
+
+
+@pytest.mark.parametrize("code", GLOSSARY_LANGUAGES)
+def test_glossary_entries_are_complete(code: str) -> None:
+    problems = []
+    for name, concept in glossary(code)["concepts"].items():
+        forms = concept.get("forms", [])
+        if concept.get("term") not in forms:
+            problems.append(f"[concepts.{name}]: the term must be one of its forms")
+        replaced = {text.casefold() for text in concept.get("replaces", ())}
+        if not isinstance(concept.get("replaces"), list):
+            problems.append(f"[concepts.{name}]: replaces = [...] (may be empty)")
+        if replaced & {form.casefold() for form in forms}:
+            problems.append(f"[concepts.{name}]: a word both chosen and replaced")
+        if not concept.get("note"):
+            problems.append(f"[concepts.{name}]: a note on the choice")
+    assert problems == [], f"{glossary_path(code)}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("code", GLOSSARY_LANGUAGES)
+def test_no_catalog_uses_a_replaced_word(code: str) -> None:
+    problems = []
+    for entry in entries(code):
+        for concept, instead, replaced, allowed in rules(code):
+            text = without(entry.text, allowed)
+            for synonym in replaced:
+                match = word(synonym).search(text)
+                if match:
+                    problems.append(
+                        f"\n{entry.path}: msgid {entry.msgid!r}: its msgstr {entry.text!r} uses "
+                        f"{match.group(0)!r}, which the glossary replaces "
+                        f"(translations/glossary/{code}.toml, {concept}: use {instead})"
+                    )
+    assert problems == [], "".join(dict.fromkeys(problems))
+
+
+@pytest.mark.parametrize("code", GLOSSARY_LANGUAGES)
+def test_every_chosen_word_is_used(code: str) -> None:
+    texts = [entry.text for entry in entries(code)]
+    unused = [
+        f"{name} ({concept['term']!r})"
+        for name, concept in glossary(code)["concepts"].items()
+        if not any(word(form).search(text) for form in concept["forms"] for text in texts)
+    ]
+    assert unused == [], f"translations/glossary/{code}.toml: no catalog uses {unused}"
+
+
+def test_the_check_finds_a_replaced_word_inside_a_sentence_only_as_a_whole_word() -> None:
+    assert word("Vertrag").search("Der Vertrag ist erfüllt.")
+    assert word("Vertrag").search("Folgen eines vertrag.") is not None
+    assert word("Vertrag").search("Die Vertragstabelle") is None
+    assert (
+        word("Reihe").search(without("die Abwurfkarte außer der Reihe nehmen", ["außer der Reihe"]))
+        is None
+    )
+    assert word("série").search("Une série, ce sont…")
