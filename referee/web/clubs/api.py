@@ -16,14 +16,20 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, reason
 from referee.engine.variants import get_variant
-from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.games import links as game_links
 from referee.web.games.exports import game_json
-from referee.web.games.schemas import NewGame, RefusedAnswer, read_body
+from referee.web.games.schemas import (
+    NewGame,
+    RefusedAnswer,
+    body_language,
+    read_body,
+    request_json,
+)
 from referee.web.hosting import keep_private
-from referee.web.i18n import LANGUAGES, current_language
+from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason
 
 from . import filing, schemas, store
@@ -53,19 +59,6 @@ def refused(error: GameRefused) -> ResponseReturnValue:
     return jsonify({"error": errors[0], "errors": errors}), 400
 
 
-def _body() -> Any:
-    try:
-        return json_body()
-    except TooLarge:
-        raise
-    except RefereeError as error:
-        raise GameRefused([reason(error.code, field="body")]) from None
-
-
-def _lang(lang: str | None) -> str:
-    return lang if lang is not None and lang in LANGUAGES else current_language()
-
-
 def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
@@ -92,8 +85,8 @@ _NOT_FOUND = (ErrorAnswer, "No such club (`club_not_found`)")
 def create() -> ResponseReturnValue:
     """A club without accounts: its `edit_token` starts games filed in it (with
     `POST /api/v1/games` and `club`); anyone with `view_url` can read it."""
-    fields = read_body(schemas.NewClub, _body())
-    club, token = store.create(fields.name, lang=_lang(fields.lang))
+    fields = read_body(schemas.NewClub, request_json())
+    club, token = store.create(fields.name, lang=body_language(fields.lang))
     keep_private()  # the answer holds the club's edit token
     response = jsonify(
         {
@@ -172,7 +165,7 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
         club,
         fields.variant,
         fields.players,
-        lang=_lang(fields.lang),
+        lang=body_language(fields.lang),
         house_rules=fields.house_rules,
         first_dealer=fields.first_dealer,
     )

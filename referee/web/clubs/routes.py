@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import segno
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_percent, gettext
@@ -21,6 +20,7 @@ from referee.web.games import access as game_access
 from referee.web.games import links as game_links
 from referee.web.i18n import LANGUAGES, current_language, remember_language
 from referee.web.messages import describe_reason
+from referee.web.qr import qr_response
 from referee.web.words import variant_name
 
 from . import bp, exports, filing, store
@@ -264,23 +264,16 @@ def rematch(club_id: str, token: str) -> ResponseReturnValue:
 # -- sharing and files --------------------------------------------------------------------------
 
 
-def _qr(link: str) -> Response:
-    svg = segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
-    response = Response(svg, mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, max-age=86400"
-    return response
-
-
 @bp.get("/clubs/<club_id>/qr.svg")
 def qr_view(club_id: str) -> ResponseReturnValue:
     club = club_or_404(club_id)
-    return _qr(view_url(club.id, external=True))
+    return qr_response(view_url(club.id, external=True))
 
 
 @bp.get("/clubs/<club_id>/edit/<token>/qr.svg")
 def qr_edit(club_id: str, token: str) -> ResponseReturnValue:
     club = editable_club(club_id, token)
-    return _qr(edit_url(club.id, token, external=True))
+    return qr_response(edit_url(club.id, token, external=True))
 
 
 def _download(club: store.StoredClub, body: str, mimetype: str, ext: str) -> Response:

@@ -14,12 +14,12 @@ from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
-from referee.web.api.bodies import TooLarge, guard, json_body
+from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.clubs.api import create_game_in_club
 from referee.web.hosting import keep_private
-from referee.web.i18n import LANGUAGES, current_language
+from referee.web.i18n import current_language
 from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
 from referee.web.messages import describe, describe_reason
 
@@ -35,7 +35,9 @@ from .schemas import (
     RefusedAnswer,
     RoundBody,
     UndoBody,
+    body_language,
     read_body,
+    request_json,
 )
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
@@ -64,24 +66,6 @@ def _conflict(error: store.Conflict) -> ResponseReturnValue:
         for e in error.since
     ]  # fmt: skip
     return _error(409, error.code, version=error.current, changes=changes)
-
-
-def _body() -> Any:
-    """The request's decoded JSON; GameRefused (`bad_json`) or TooLarge."""
-    try:
-        return json_body()
-    except TooLarge:
-        raise
-    except RefereeError as error:
-        raise GameRefused([reason(error.code, field="body")]) from None
-
-
-def _lang(lang: str | None) -> str:
-    """The body's `lang` when it names one of ours, else the request's language."""
-    code = (lang or "").strip().lower()
-    if lang is not None and code not in LANGUAGES:
-        raise GameRefused([reason("bad_language", field="lang", lang=lang[:20])])
-    return code or current_language()
 
 
 def _token() -> str | None:
@@ -159,7 +143,7 @@ def create() -> ResponseReturnValue:
     """A game without an account: its `edit_token` is the secret that lets its holder change
     it; anyone with `view_url` can read it. With `club` (and the club's edit token as the
     bearer token) the game is filed in that club."""
-    raw = _body()
+    raw = request_json()
     if isinstance(raw, dict) and raw.get("club") is not None:  # SPEC "Clubs"
         keep_private()  # the answer holds the game's edit token
         return create_game_in_club(raw, _token())
@@ -170,7 +154,7 @@ def create() -> ResponseReturnValue:
         house_rules=body.house_rules,
         first_dealer=body.first_dealer,
     )
-    stored, token = store.create(game, lang=_lang(body.lang))
+    stored, token = store.create(game, lang=body_language(body.lang))
     keep_private()  # the answer holds the edit token
     response = _answer(
         stored,
@@ -250,13 +234,13 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    raw = _body()
+    raw = request_json()
     body = read_body(RoundBody, raw, stored.game.players)
     once = _once(raw)
     posted = body.round if body.round is not None else number
     if posted is None or number not in (None, posted):
         raise GameRefused([reason("bad_input", field="round")])
-    results = read_results(stored.game, body.results, _lang(body.lang))
+    results = read_results(stored.game, body.results, body_language(body.lang))
     version = body.version
     if number is None:
         return _kept(
@@ -317,7 +301,7 @@ def undo(game_id: str) -> ResponseReturnValue:
     stored = _authorised(game_id)
     if not isinstance(stored, store.StoredGame):
         return stored
-    raw = _body() if request.get_data(cache=True).strip() else {}
+    raw = request_json() if request.get_data(cache=True).strip() else {}
     body = read_body(UndoBody, raw)
     version, once = body.version, _once(raw)
     return _kept(lambda: store.undo(game_id, version=version, once=once))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-import segno
 from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_time, gettext
@@ -18,6 +17,7 @@ from referee.engine.game import Game, GameRefused
 from referee.engine.variants import Variant, get_variant
 from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason
+from referee.web.qr import qr_response
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
 from . import bp, exports, store
@@ -244,23 +244,16 @@ def live_edit(game_id: str, token: str) -> ResponseReturnValue:
 # -- sharing and export -------------------------------------------------------------------------
 
 
-def _qr(link: str) -> Response:
-    svg = segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
-    response = Response(svg, mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, max-age=86400"
-    return response
-
-
 @bp.get("/games/<game_id>/qr.svg")
 def qr_view(game_id: str) -> ResponseReturnValue:
     stored = game_or_404(game_id)
-    return _qr(view_url(stored.id, external=True))
+    return qr_response(view_url(stored.id, external=True))
 
 
 @bp.get("/games/<game_id>/edit/<token>/qr.svg")
 def qr_edit(game_id: str, token: str) -> ResponseReturnValue:
     stored = editable_game(game_id, token)
-    return _qr(edit_url(stored.id, token, external=True))
+    return qr_response(edit_url(stored.id, token, external=True))
 
 
 def _download(stored: store.StoredGame, body: str, mimetype: str, ext: str) -> Response:

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Final, TypeVar
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
+from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, reason
+from referee.web.api.bodies import TooLarge, json_body
 from referee.web.api.schemas import (
     Answer,
     Body,
@@ -23,6 +25,7 @@ from referee.web.api.schemas import (
     Unreadable,
     read,
 )
+from referee.web.i18n import LANGUAGES, current_language
 
 #: A number as a form or a script may write it: 25 or "25" (ASCII digits, at most six).
 WholeNumber = Annotated[
@@ -232,3 +235,21 @@ class ConflictDetail(Answer):
 
 class ConflictAnswer(Answer):
     error: ConflictDetail
+
+
+def request_json() -> Any:
+    """The request's decoded JSON; GameRefused (`bad_json`, field `body`) or TooLarge."""
+    try:
+        return json_body()
+    except TooLarge:
+        raise
+    except RefereeError as error:
+        raise GameRefused([reason(error.code, field="body")]) from None
+
+
+def body_language(lang: str | None) -> str:
+    """A body's `lang` when it names one of ours, else the request's language."""
+    code = (lang or "").strip().lower()
+    if lang is not None and code not in LANGUAGES:
+        raise GameRefused([reason("bad_language", field="lang", lang=lang[:20])])
+    return code or current_language()
