@@ -48,14 +48,18 @@ def _game(page: Page, base: str, rounds: int, variant: str = "shanghai") -> dict
     ).json()
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
     for number in range(1, rounds + 1):
-        results = [{"player": NAMES[0], "went_out": True, "buys": 1}] + [
-            {"player": name, "penalty": 5 * (seat + number)} for seat, name in enumerate(NAMES[1:])
+        buys = {"buys": 1} if variant == "shanghai" else {}  # contract buys only by house rule
+        results = [{"player": NAMES[0], "went_out": True, **buys}] + [
+            # round 7 is laid down only by going out: the others still hold the whole deal
+            {"player": name, "penalty": 5 * (seat + number) + (60 if number == 7 else 0)}
+            for seat, name in enumerate(NAMES[1:])
         ]
-        page.request.post(
+        entered = page.request.post(
             f"{base}/api/v1/games/{game['id']}/rounds",
             data={"round": number, "results": results},
             headers=auth,
         )
+        assert entered.status == 200, entered.text()
     return game
 
 
@@ -110,7 +114,37 @@ PAGES: dict[str, tuple[str, Callable[..., None] | None]] = {
     "rules": ("/rules", None),
     "rules of a variant": ("/rules/contract", None),
     "not found": ("/no-such-page", None),
+    "clubs": ("/clubs", None),
+    "a club": ("club view", None),
+    "a club's edit page": ("club edit", None),
+    "offline": ("/offline", None),
+    "the API's docs": ("/api/v1/docs", None),
 }
+
+
+def _club(page: Page, base: str, game_rounds: int) -> dict[str, Any]:
+    """A club with one finished game of its four members, so its page has stats and a ladder."""
+    club: dict[str, Any] = page.request.post(
+        f"{base}/api/v1/clubs", data={"name": "Thursday table"}
+    ).json()
+    body = {"variant": "contract", "players": NAMES, "club": club["id"]}
+    game = page.request.post(
+        f"{base}/api/v1/games",
+        data=body,
+        headers={"Authorization": f"Bearer {club['edit_token']}"},
+    ).json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    for number in range(1, game_rounds + 1):
+        results = [{"player": NAMES[0], "went_out": True}] + [
+            {"player": name, "penalty": 60 + 5 * seat} for seat, name in enumerate(NAMES[1:])
+        ]
+        entered = page.request.post(
+            f"{base}/api/v1/games/{game['id']}/rounds",
+            data={"round": number, "results": results},
+            headers=auth,
+        )
+        assert entered.status == 200, entered.text()
+    return club
 
 
 def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_server: str) -> None:
@@ -123,6 +157,8 @@ def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_s
         "view": game["view_url"],
         "finished": finished["edit_url"],
     }
+    club = _club(page, live_server, game_rounds=7)
+    urls.update({"club view": club["view_url"], "club edit": club["edit_url"]})
     found = {}
     for name, (where, then) in PAGES.items():
         page.goto(urls.get(where, live_server + where))
@@ -130,5 +166,9 @@ def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_s
             then(page, live_server, game)
         elif then is not None:
             then(page)
+        if name == "finished game":
+            expect(page.locator(".banner-winner")).to_be_visible()
+        if name == "a club":
+            expect(page.locator("main")).to_contain_text("Anne-Marie K")
         found[name] = _violations(page)
     assert {name: v for name, v in found.items() if v} == {}

@@ -240,6 +240,25 @@ def test_a_retry_is_answered_before_the_repeat_question_or_the_version(
     assert _rounds(app, location.split("/")[2]) == 3
 
 
+def test_the_button_pressed_is_not_part_of_a_forms_key(app: Flask, client: FlaskClient) -> None:
+    """Enter in a field sends no button, a tap on Save sends `save=1`: the same request."""
+    location = _start(client)
+    data = {"version": "1", "round": "1", "went_out": "0", "Idempotency-Key": "form-key-0003"}
+    data.update({"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    assert client.post(location + "/rounds", data=data).status_code == 303
+    assert client.post(location + "/rounds", data={**data, "save": "1"}).status_code == 303
+    assert _rounds(app, location.split("/")[2]) == 1
+
+
+def test_a_round_number_from_nowhere_is_the_round_to_enter(client: FlaskClient) -> None:
+    location = _start(client)
+    for number in ("99", "0", "-1", "x"):
+        data = {"version": "1", "round": number, "went_out": "0", "seats-1-penalty": "7"}
+        answer = client.post(location + "/rounds", data=data)
+        assert answer.status_code == 400, number
+        assert "Enter round 1" in answer.get_data(as_text=True)
+
+
 def test_pages_with_the_edit_token_are_never_stored_on_the_way(client: FlaskClient) -> None:
     location = _start(client)
     for path in (location, location + "/live", location + "/qr.svg"):

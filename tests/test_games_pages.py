@@ -339,7 +339,7 @@ def test_the_first_dealer_is_the_name_in_the_chosen_seat(client: FlaskClient) ->
     page = client.post("/", data=data)
     text = page.get_data(as_text=True)
     assert page.status_code == 400 and "Choose who deals first." in text
-    assert re.findall(r'name="first_dealer" value="(\d)"[^>]*> <span>(\w+)', text) == [
+    assert re.findall(r'name="first_dealer" value="(\d)"[^>]*> <span><bdi>(\w+)', text) == [
         ("0", "Ann"), ("1", "Bo"), ("2", "Cy")
     ]  # fmt: skip
 

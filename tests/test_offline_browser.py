@@ -165,7 +165,11 @@ def test_a_double_tap_and_a_lost_answer_count_once(page: Page, live_server: str)
     save = page.get_by_role("button", name="Save the round")
     save.tap()
     save.tap()  # a double tap
-    expect(page.locator("#outbox .outbox-entry").first).to_contain_text("saved ✓", timeout=20000)
+    # The lost answer's entry is sent again with its key (shown "saved ✓" a moment, then gone):
+    # the table shows round 1 once, and nothing waits or is refused.
+    expect(page.locator(".score-table tbody tr:not(.is-waiting)")).to_have_count(1, timeout=20000)
+    expect(page.locator("#outbox .outbox-entry:not(.is-saved)")).to_have_count(0, timeout=20000)
+    expect(page.locator("#form-title")).to_contain_text("Enter round 2")
     assert lost
     assert len(_rounds(live_server, game)) == 1
 
@@ -206,6 +210,52 @@ def test_two_phones_offline_one_saved_the_other_kept_to_fix(
     assert scores == [{"Ann": 15, "Bo": 0, "Cy": 30}]
     for context in phones:
         context.close()
+
+
+def test_a_proxy_error_while_online_keeps_the_round_and_saves_it_later(
+    page: Page, live_server: str
+) -> None:
+    """A 502 (the app restarting behind nginx) is not swapped in over what was typed: the round
+    waits in the outbox with its key and is saved once the app answers."""
+    game = _game(live_server)
+    _controlled(page, game["edit_url"])
+    failed: list[str] = []
+
+    def restarting(route: Route) -> None:
+        if route.request.method == "POST" and not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+            return
+        route.continue_()
+
+    page.context.route("**/rounds", restarting)
+    _enter(page, 0, {1: 25, 2: 30})
+    entry = page.locator("#outbox .outbox-entry").first
+    expect(entry).to_contain_text("Bo 25")
+    expect(page.locator("#form-title")).to_contain_text("Enter round 2")
+    expect(entry).to_contain_text("saved ✓", timeout=20000)
+    assert failed and [r["scores"] for r in _rounds(live_server, game)] == [
+        {"Ann": 0, "Bo": 25, "Cy": 30}
+    ]
+
+
+def test_after_a_save_online_the_outbox_still_shows_what_waits(
+    page: Page, live_server: str
+) -> None:
+    """htmx swaps the page's body after a save: the outbox drawn afterwards is the new one."""
+    game = _game(live_server)
+    _controlled(page, game["edit_url"])
+    _enter(page, 0, {1: 25, 2: 30})  # online: saved, the page answers in place
+    expect(page.locator("#form-title")).to_contain_text("Enter round 2")
+    expect(page.locator(".score-table tbody tr")).to_have_count(1)
+    page.context.set_offline(True)
+    _enter(page, 1, {0: 10, 2: 5})
+    entry = page.locator("#outbox .outbox-entry").first
+    expect(entry).to_contain_text("waiting for signal")
+    expect(page.locator("#outbox")).to_be_visible()
+    page.context.set_offline(False)
+    expect(entry).to_contain_text("saved ✓", timeout=15000)
+    assert len(_rounds(live_server, game)) == 2
 
 
 def test_the_referee_says_it_needs_the_server(page: Page, live_server: str) -> None:

@@ -23,7 +23,7 @@ HEADER: Final = "Idempotency-Key"
 #: 8 to 64 visible ASCII characters: a UUID fits, so does any client's own scheme.
 _KEY: Final = re.compile(r"[\x21-\x7e]{8,64}")
 #: Form fields that are not part of what a form asks for.
-_NOT_ASKED: Final = frozenset({"csrf_token", HEADER})
+_NOT_ASKED: Final = frozenset({"csrf_token", "save", HEADER})  # "save": the button
 
 
 def key_of_request() -> str | None:

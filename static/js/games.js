@@ -306,33 +306,45 @@
   document.addEventListener("htmx:load", function (event) { init(event.target); });
 })();
 
-// Keep the screen on while a game is open, where the phone can (Screen Wake Lock): a switch in
-// the game's header, remembered on this phone; silently absent where unsupported.
+// Keep the screen on while a game is open, where the phone can (Screen Wake Lock): a switch on
+// the game's pages, remembered on this phone; silently absent where unsupported. htmx may swap
+// the page's body: each new switch is shown and wired as it comes (htmx:load).
 (function () {
   "use strict";
-  var box = document.querySelector("input[data-wake-lock]");
-  if (!box || !("wakeLock" in navigator)) { return; }
+  if (!("wakeLock" in navigator)) { return; }
   var lock = null;
-  box.closest("label").hidden = false;
-  box.checked = window.localStorage.getItem("rummy-wake-lock") === "on";
+
+  function wanted() { return window.localStorage.getItem("rummy-wake-lock") === "on"; }
 
   function hold() {
-    if (!box.checked || lock || document.visibilityState !== "visible") { return; }
+    if (!wanted() || lock || document.visibilityState !== "visible") { return; }
+    if (!document.querySelector("input[data-wake-lock]")) { return; }
     navigator.wakeLock.request("screen").then(function (sentinel) {
       lock = sentinel;
       lock.addEventListener("release", function () { lock = null; });
     }).catch(function () { /* refused (battery saver): the switch stays as chosen */ });
   }
 
-  box.addEventListener("change", function () {
-    window.localStorage.setItem("rummy-wake-lock", box.checked ? "on" : "off");
-    if (box.checked) {
-      hold();
-    } else if (lock) {
-      lock.release();
-    }
-  });
+  function wire(root) {
+    root.querySelectorAll("input[data-wake-lock]").forEach(function (box) {
+      if (box.dataset.wired) { return; }
+      box.dataset.wired = "1";
+      box.closest("label").hidden = false;
+      box.checked = wanted();
+      box.addEventListener("change", function () {
+        window.localStorage.setItem("rummy-wake-lock", box.checked ? "on" : "off");
+        if (box.checked) {
+          hold();
+        } else if (lock) {
+          lock.release();
+        }
+      });
+    });
+    hold();
+  }
+
+  wire(document);
+  document.addEventListener("htmx:load", function (event) { wire(event.target); });
   // A lock ends when the page is hidden: take it again when the game is back in view.
   document.addEventListener("visibilitychange", hold);
-  hold();
 })();

@@ -40,7 +40,8 @@
   var SAID = [
     /<div class="error-summary"[^>]*>[\s\S]*?<ul>([\s\S]*?)<\/ul>/,
     /<section class="conflict"[^>]*>\s*<h3[^>]*>([\s\S]*?)<\/h3>/,
-    /<div class="notice"[^>]*>([\s\S]*?)<\/div>/
+    /<div class="notice"[^>]*>([\s\S]*?)<\/div>/,
+    /<section class="error-page"[^>]*>([\s\S]*?)<\/section>/
   ];
 
   function reasonsOf(html) {

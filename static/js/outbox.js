@@ -9,10 +9,12 @@
   "use strict";
 
   var Outbox = window.RummyOutbox;
-  var panel = document.getElementById("outbox");
-  if (!Outbox || !panel || !window.indexedDB) { return; }
-  var game = panel.dataset.outboxGame;
-  var texts = JSON.parse(panel.dataset.texts || "{}");
+  var first = document.getElementById("outbox");
+  if (!Outbox || !first || !window.indexedDB) { return; }
+  var game = first.dataset.outboxGame;
+  var texts = JSON.parse(first.dataset.texts || "{}");
+  // htmx swaps the page's body after a save: the panel is looked up each time it is drawn.
+  function panelOf() { return document.getElementById("outbox"); }
   var SEATS = ".player[data-seat]";  // the round form's rows, one per player
   var retry = null;
   var delay = 2000;
@@ -71,6 +73,8 @@
 
   function render(all) {
     var mine = all.filter(function (entry) { return entry.game === game; });
+    var panel = panelOf();
+    if (!panel) { return; }
     var list = panel.querySelector("ol");
     list.textContent = "";
     var held = false;
@@ -175,7 +179,7 @@
     var form = document.querySelector("form[data-outbox=add]");
     if (!form || form.dataset.outboxBusy) { return; }
     var pending = all.filter(function (entry) {
-      return entry.game === game && entry.state !== "saved";
+      return entry.game === game && entry.state === "waiting";
     });
     var adds = pending.filter(function (entry) { return entry.action === "add"; });
     if (!adds.length) { return; }
@@ -257,6 +261,16 @@
       form.hidden = true;
       return;
     }
+    // What the server said of the last entry is not said of the next one.
+    form.querySelectorAll(".error-summary, .notice, .repeat, .field-errors, #conflict")
+      .forEach(function (node) { node.remove(); });
+    form.querySelectorAll(".has-error").forEach(function (node) { node.classList.remove("has-error"); });
+    form.querySelectorAll("[aria-invalid]").forEach(function (node) { node.removeAttribute("aria-invalid"); });
+    form.querySelectorAll("[aria-expanded]").forEach(function (node) { node.setAttribute("aria-expanded", "false"); });
+    form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (box) {
+      box.defaultChecked = false;
+      box.checked = false;
+    });
     form.reset();
     form.querySelectorAll("input[type=text], input[inputmode], textarea").forEach(function (input) {
       if (input.type !== "hidden") {
@@ -275,6 +289,7 @@
     if (title) { title.textContent = next.title; }
     showDeal(next);
     form.dataset.outboxRound = String(next.round);
+    form.dataset.outboxFresh = "1";
     if (title) { title.focus(); }
   }
 
@@ -324,6 +339,19 @@
     };
   }
 
+  // To a page after a save: the same page with another #part is loaded again (an assignment of
+  // only a new fragment would just scroll).
+  function go(url) {
+    var target = new URL(url, window.location.href);
+    var here = window.location;
+    if (target.pathname === here.pathname && target.search === here.search) {
+      here.hash = target.hash;
+      here.reload();
+    } else {
+      here.assign(target.href);
+    }
+  }
+
   // An entry that could not reach the server waits in the outbox; the round form moves on.
   function waitFor(form, entry) {
     ask();
@@ -331,7 +359,7 @@
     if (entry.action === "add") {
       moveOn(form, entry);
     } else if (form.dataset.outboxBack) {
-      window.location.assign(form.dataset.outboxBack);
+      go(form.dataset.outboxBack);
       return Promise.resolve();
     }
     return refresh();
@@ -340,6 +368,8 @@
   // Online, a round form goes as htmx sends it (the page answers in place: problems under
   // their fields, the next round); what cannot reach the server goes into the outbox with the
   // same key (htmx:sendError below). Offline, and for undo, the outbox sends it.
+  var sending = null;  // the round form htmx is sending: { form, path }
+
   function byHtmx(form) {
     return navigator.onLine && window.htmx && form.hasAttribute("hx-boost");
   }
@@ -347,7 +377,9 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("form[data-outbox]") || form.dataset.outboxOff) { return; }
-    if (form.dataset.outboxBusy) {  // a double tap: the first one is on its way
+    if (form.dataset.outboxBusy || form.dataset.outboxFresh) {
+      // A double tap (the first one is on its way), or a tap on a form that just moved on to
+      // the next round and holds nothing typed yet.
       event.preventDefault();
       event.stopImmediatePropagation();
       return;
@@ -356,6 +388,7 @@
     form.dataset.outboxBusy = "1";
     if (byHtmx(form)) {
       form.outboxFields = fields;
+      sending = { form: form, path: new URL(form.action, window.location.href).pathname };
       return;
     }
     event.preventDefault();
@@ -364,10 +397,9 @@
     Outbox.put(entry).then(function () {
       return Outbox.send(entry);
     }).then(function (outcome) {
-      delete form.dataset.outboxBusy;
       if (outcome.state === "saved") {
         return Outbox.remove(entry.id).then(function () {
-          window.location.assign(form.dataset.outboxBack || outcome.url);
+          go(form.dataset.outboxBack || outcome.url);
         });
       }
       if (outcome.state === "refused") {
@@ -385,23 +417,79 @@
         });
       }
       return waitFor(form, entry);
+    }).catch(function () {
+      // IndexedDB refused the entry (private mode, a full disk): the plain form says the rest.
+      form.dataset.outboxOff = "1";
+      form.submit();
+    }).then(function () {
+      delete form.dataset.outboxBusy;
     });
   }, true);
 
+  // htmx names the body as the element of a boosted form's request: the form is known by the
+  // path it posts to.
+  function queued(event) {
+    var detail = event.detail || {};
+    var path = ((detail.pathInfo && detail.pathInfo.requestPath) || "").split("#")[0];
+    var verb = detail.requestConfig && detail.requestConfig.verb;
+    if (!sending || verb !== "post" || path !== sending.path) { return null; }
+    return sending.form.outboxFields ? sending.form : null;
+  }
+
   document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.detail.elt;
-    if (form && form.dataset) { delete form.dataset.outboxBusy; }
+    var form = queued(event);
+    if (!form || event.detail.error) { return; }  // no answer: htmx:sendError or timeout next
+    sending = null;
+    form.outboxFields = null;
+    if (!form.dataset.outboxKeeping) { delete form.dataset.outboxBusy; }
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
-    var form = event.detail.elt;
-    if (!form || !form.outboxFields || !form.matches("form[data-outbox]")) { return; }
+  // What htmx could not bring to the server waits in the outbox with the same key: no answer
+  // (htmx:sendError, htmx:timeout), or the server's 5xx (an app restarting behind its proxy),
+  // which is not swapped in over what was typed.
+  function keep(form) {
     var entry = entryOf(form, form.outboxFields);
     form.outboxFields = null;
+    sending = null;
+    form.dataset.outboxBusy = "1";
+    form.dataset.outboxKeeping = "1";
     Outbox.put(entry).then(function () {
-      delete form.dataset.outboxBusy;
       return waitFor(form, entry);
+    }).catch(function () { /* IndexedDB refused it: the form keeps what was typed */ }).then(function () {
+      delete form.dataset.outboxKeeping;
+      delete form.dataset.outboxBusy;
     });
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = queued(event);
+    if (form) { keep(form); }
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    var form = queued(event);
+    if (form) { keep(form); }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var form = queued(event);
+    if (form && event.detail.xhr.status >= 500) {
+      event.detail.shouldSwap = false;
+      keep(form);
+    }
+  });
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.dataset && event.isTrusted) { delete form.dataset.outboxFresh; }
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.dataset && event.isTrusted) { delete form.dataset.outboxFresh; }
+  });
+  document.addEventListener("click", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-outbox]");
+    if (form && event.isTrusted && !event.target.closest("[type=submit]")) {
+      delete form.dataset.outboxFresh;  // a card tapped on the picker, a count stepped
+    }
   });
 
   window.addEventListener("online", function () {

@@ -353,7 +353,11 @@ def game_in_club(game_id: str, finished: bool) -> GameInClub | None:
     if club is None:
         return None
     token = dict(recent()).get(club.id)
-    form = RematchForm(formdata=None, game=game_id) if token and finished else None
+    form = None
+    if token and finished:  # the same table again: from the club's last table only
+        last = board_of(club.id).last
+        if last is not None and last.game_id == game_id:
+            form = RematchForm(formdata=None, game=game_id)
     link = edit_url(club.id, token) if token else view_url(club.id)
     return GameInClub(club=club, link=link, token=token, rematch_form=form)
 

@@ -195,7 +195,13 @@ def _read(stored: store.StoredGame, number: int | None) -> Posted:
     form.validate_on_submit()  # each field's own errors, said under it
     classes = [c.points for c in class_views(game.variant)]
     results, reasons = form.read_results(game, classes, current_language())
-    meant = number if number is not None else (_whole(form.round.data) or target)
+    posted = _whole(form.round.data)
+    if number is not None:
+        meant = number
+    elif posted is not None and 1 <= posted <= len(game.rounds) + 1:
+        meant = posted  # the round the form was drawn for (a stale one says so)
+    else:
+        meant = target
     return Posted(form, meant, number is not None, results, reasons)
 
 
