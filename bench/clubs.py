@@ -66,8 +66,12 @@ def finished_game(rng: random.Random, variant: str) -> tuple[Game, list[Step]]:
     game, steps = start, []
     while not game.finished:
         out = rng.randrange(4)
+        # contract's round 7 is laid down only by going out: the others hold the whole deal
+        held = 60 if variant == "contract" and len(game.rounds) == 6 else 0
         results = [
-            SeatResult(went_out=True) if seat == out else SeatResult(penalty=5 * rng.randint(1, 9))
+            SeatResult(went_out=True)
+            if seat == out
+            else SeatResult(penalty=held + 5 * rng.randint(1, 9))
             for seat in range(4)
         ]
         step = game.enter_round(len(game.rounds) + 1, results)

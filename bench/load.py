@@ -88,7 +88,7 @@ def play_table(port: int, seed: int, results: dict[str, Any], lock: threading.Lo
             if seat == out:
                 entries.append({"player": name, "went_out": True})
             else:
-                points = 5 * rng.randint(1, 30)
+                points = 5 * rng.randint(1, 30) + (60 if number == 7 else 0)  # the whole deal
                 expected[name] += points
                 entries.append({"player": name, "penalty": points})
         body = {"round": number, "results": entries, "version": version}
