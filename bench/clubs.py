@@ -142,7 +142,11 @@ def run(name: str, url: str, games: int, repeat: int) -> bool:
         assert oldest is not None
         current = oldest.game.rounds[-1].results
         out = next(seat for seat, r in enumerate(current) if r.went_out)
-        swapped = [SeatResult(penalty=10) if seat == out else r for seat, r in enumerate(current)]
+        # The winner changes: the one who went out held the whole deal (contract's round 7).
+        held = 60 if oldest.game.variant.id == "contract" else 0
+        swapped = [
+            SeatResult(penalty=held + 10) if seat == out else r for seat, r in enumerate(current)
+        ]
         swapped[(out + 1) % 4] = SeatResult(went_out=True)
         games_store.correct_round(ids[0], len(oldest.game.rounds), swapped, version=None)
     everything = once(get(client, view))
