@@ -15,9 +15,7 @@ test client; goal: the club page at most 50 ms):
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -30,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from flask.testing import FlaskClient  # noqa: E402
 
+from bench.common import DATABASES, databases, timed  # noqa: E402
 from referee.engine.game import Game, SeatResult, Step  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.clubs import store as clubs_store  # noqa: E402
@@ -37,21 +36,6 @@ from referee.web.games import store as games_store  # noqa: E402
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 GOAL_MS = 50.0
-
-
-def timed(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """The medians of `repeat` calls after two warm-up calls, in milliseconds: the time they
-    took, and the processor time this process spent on them (what a busy machine does not
-    stretch; the database server's own time is not in it)."""
-    for _ in range(2):
-        call()
-    wall, cpu = [], []
-    for _ in range(repeat):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        call()
-        wall.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - started_cpu) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def once(call: Callable[[], object]) -> float:
@@ -160,27 +144,13 @@ def run(name: str, url: str, games: int, repeat: int) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--db", choices=DATABASES, default="both")
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=40)
     args = parser.parse_args()
     ok = True
-    if args.db in ("sqlite", "both"):
-        folder = Path(tempfile.mkdtemp(prefix="rummy-bench-db-"))
-        ok &= run("sqlite", f"sqlite:///{folder / 'bench.sqlite3'}", args.games, args.repeat)
-    if args.db in ("postgresql", "both"):
-        url = os.environ.get("RUMMY_BENCH_DATABASE_URL")
-        cluster = None
-        if not url:
-            from tests.conftest import ThrowawayPostgres
-
-            cluster = ThrowawayPostgres()
-            url = cluster.start()
-        try:
-            ok &= run("postgresql", url, args.games, args.repeat)
-        finally:
-            if cluster is not None:
-                cluster.stop()
+    for label, url in databases(args.db, "rummy-bench-db-"):
+        ok &= run(label, url, args.games, args.repeat)
     return 0 if ok else 1
 
 

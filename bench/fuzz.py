@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -26,24 +25,14 @@ import schemathesis  # noqa: E402
 from flask import Flask  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import (  # noqa: E402
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 import referee.web.games.api  # noqa: E402,F401
+from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.api.openapi import OPERATIONS  # noqa: E402
 from referee.web.database import database  # noqa: E402
+from tests.test_api_contract import CHECKS  # noqa: E402  (the checks CI holds the API to)
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_schema_conformance,
-]
 PLAYERS = ["Ann", "Bo", "Cy"]
 
 
@@ -252,39 +241,20 @@ def fuzz_pages(app: Flask, tally: Tally, examples: int, label: str) -> None:
     request()
 
 
-def _databases(wanted: str) -> list[tuple[str, str, Any]]:
-    found: list[tuple[str, str, Any]] = []
-    if wanted in ("sqlite", "both"):
-        folder = Path(tempfile.mkdtemp(prefix="rummy-fuzz-"))
-        found.append(("sqlite", f"sqlite:///{folder / 'fuzz.sqlite3'}", None))
-    if wanted in ("postgresql", "both"):
-        url = os.environ.get("RUMMY_BENCH_DATABASE_URL")
-        cluster = None
-        if not url:
-            from tests.conftest import ThrowawayPostgres
-
-            cluster = ThrowawayPostgres()
-            url = cluster.start()
-        found.append(("postgresql", url, cluster))
-    return found
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--db", choices=DATABASES, default="both")
     parser.add_argument("--api-examples", type=int, default=300, help="per API call")
     parser.add_argument("--page-examples", type=int, default=3000, help="page requests")
     args = parser.parse_args()
     tally = Tally()
-    for label, url, cluster in _databases(args.db):
+    for label, url in databases(args.db, "rummy-fuzz-"):
         app = _app(url, Path(tempfile.mkdtemp(prefix=f"rummy-fuzz-{label}-")))
         try:
             fuzz_api(app, tally, args.api_examples, label)
             fuzz_pages(app, tally, args.page_examples, label)
         finally:
             database(app).dispose()
-            if cluster is not None:
-                cluster.stop()
     for part, count in sorted(tally.requests.items()):
         print(f"{part:<22} requests={count:>6}")
     total = sum(tally.requests.values())

@@ -21,13 +21,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from werkzeug.serving import make_server
 
+from bench.common import serve
 from referee.engine.game import Game, SeatResult
 from referee.web import create_app
 from referee.web.games import store
@@ -102,9 +101,7 @@ def main() -> None:
         {"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / 'lh.sqlite3'}"},
         instance_path=str(folder / "instance"),
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.port}"
+    base = serve(app)
     with app.test_request_context("/"):
         playing, token = games(3)
         finished, finished_token = games(7)
@@ -125,7 +122,6 @@ def main() -> None:
         failed = sorted({audit for r in runs for audit in r["failed"]})  # type: ignore[attr-defined]
         row = " ".join(f"{scores[c]:>14.0f}" for c in CATEGORIES)
         print(f"{name:24} {row}  {' '.join(failed)}")
-    server.shutdown()
 
 
 if __name__ == "__main__":

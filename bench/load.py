@@ -29,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import DATABASES, databases  # noqa: E402
+
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
 
@@ -172,27 +174,13 @@ def run(label: str, database_url: str, tables: int, workers: int) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--db", choices=DATABASES, default="both")
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
     ok = True
-    if args.db in ("sqlite", "both"):
-        folder = Path(tempfile.mkdtemp(prefix="rummy-bench-db-"))
-        ok &= run("sqlite", f"sqlite:///{folder / 'bench.sqlite3'}", args.tables, args.workers)
-    if args.db in ("postgresql", "both"):
-        url = os.environ.get("RUMMY_BENCH_DATABASE_URL")
-        cluster = None
-        if not url:
-            from tests.conftest import ThrowawayPostgres
-
-            cluster = ThrowawayPostgres()
-            url = cluster.start()
-        try:
-            ok &= run("postgresql", url, args.tables, args.workers)
-        finally:
-            if cluster is not None:
-                cluster.stop()
+    for label, url in databases(args.db, "rummy-bench-db-"):
+        ok &= run(label, url, args.tables, args.workers)
     return 0 if ok else 1
 
 

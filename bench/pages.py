@@ -14,10 +14,8 @@ process's CPU; the ratios are of CPU times); sizes are the bytes sent, before co
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,29 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flask.testing import FlaskClient
 
+from bench.common import timed
 from referee.engine.game import Game, SeatResult
 from referee.web import create_app
 from referee.web.games import store
 
 OUT = SeatResult(went_out=True)
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-def timed(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """The median wall and CPU times of `repeat` calls after two warm-ups, in milliseconds.
-
-    The CPU time (this process's) holds steady on a machine busy with other work, where the
-    wall time does not: compare runs by it.
-    """
-    for _ in range(2):
-        call()
-    wall, cpu = [], []
-    for _ in range(repeat):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        call()
-        wall.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - started_cpu) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def new_game(corrections: int) -> tuple[str, str]:

@@ -27,15 +27,14 @@ import math
 import statistics
 import sys
 import tempfile
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import Locator, Page, expect, sync_playwright
-from werkzeug.serving import make_server
 
+from bench.common import serve
 from referee.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -249,9 +248,7 @@ def main() -> None:
         {"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{folder / 'taps.sqlite3'}"},
         instance_path=str(folder / "instance"),
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.port}"
+    base = serve(app)
     print(f"viewport {args.width}x{args.height}; rounds 2 and 3 of a game, per round\n")
     print(f"{'method':8} {'players':>7} {'taps':>6} {'scrolls':>8}")
     with sync_playwright() as playwright:
@@ -287,7 +284,6 @@ def main() -> None:
                 )
                 context.close()
         browser.close()
-    server.shutdown()
 
 
 if __name__ == "__main__":
