@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from flask import Flask, Response, request
 
-from referee.engine.errors import RefereeError
+from referee.engine.game import GameRefused, reason
 
 HEADER: Final = "Idempotency-Key"
 #: 8 to 64 visible ASCII characters: a UUID fits, so does any client's own scheme.
@@ -29,7 +29,8 @@ _NOT_ASKED: Final = frozenset({"csrf_token", "save", HEADER})  # "save": the but
 def key_of_request() -> str | None:
     """The request's key (header, else the form's field), None when it sends none.
 
-    RefereeError `bad_idempotency_key` for a key of another shape.
+    GameRefused (`bad_idempotency_key`, field: the header) for a key of another shape: a write
+    refused, like any other reason it cannot be taken.
     """
     raw = request.headers.get(HEADER)
     if raw is None and request.mimetype == "application/x-www-form-urlencoded":
@@ -37,7 +38,7 @@ def key_of_request() -> str | None:
     if raw is None or raw == "":
         return None
     if not _KEY.fullmatch(raw):
-        raise RefereeError("bad_idempotency_key")
+        raise GameRefused([reason("bad_idempotency_key", field=HEADER)])
     return raw
 
 

@@ -12,7 +12,6 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, reason
 from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
@@ -201,10 +200,7 @@ def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
 
 def _once(body: dict[str, Any]) -> store.Once | None:
     """The write's key (SPEC "Never twice, never lost"), if it sends one."""
-    try:
-        key = key_of_request()
-    except RefereeError as error:
-        raise GameRefused([reason(error.code, field=HEADER)]) from None
+    key = key_of_request()
     if key is None:
         return None
 

@@ -17,9 +17,9 @@ from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
+from referee.engine.game import Game, GameRefused, Reason, SeatResult
 from referee.web.i18n import current_language
-from referee.web.idempotency import HEADER, form_fingerprint, key_of_request
+from referee.web.idempotency import form_fingerprint, key_of_request
 from referee.web.inputs import whole_number
 from referee.web.messages import describe, describe_reason
 
@@ -323,10 +323,7 @@ def _once(back: str) -> store.Once | None:
 
     GameRefused for a key of another shape than a key.
     """
-    try:
-        key = key_of_request()
-    except RefereeError as error:
-        raise GameRefused([reason(error.code, field=HEADER)]) from None
+    key = key_of_request()
     if key is None:
         return None
     fingerprint = form_fingerprint(request.form.items(multi=True))
