@@ -158,7 +158,8 @@ def _app() -> Any:
     from flask import Flask
     from flask_babel import Babel
 
-    from referee.web.i18n import DEFAULT_LANGUAGE, translation_directories
+    from referee.web.core.languages import DEFAULT_LANGUAGE
+    from referee.web.i18n import translation_directories
 
     app = Flask("referee.cli")
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = translation_directories()
@@ -187,13 +188,12 @@ def main(
 
     from flask_babel import force_locale
 
-    from referee.engine.cards import LANGUAGES
     from referee.engine.errors import RefereeError
     from referee.web.api import service
+    from referee.web.core.languages import DEFAULT_LANGUAGE, supported
     from referee.web.verdicts import error_answer
 
-    lang = (args.lang or "").strip().lower()
-    with _app().app_context(), force_locale(lang if lang in LANGUAGES else "en"):
+    with _app().app_context(), force_locale(supported(args.lang) or DEFAULT_LANGUAGE):
         try:
             body = request_body(args)
             answer = service.answer(args.call, body)

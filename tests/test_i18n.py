@@ -13,7 +13,8 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.web.i18n import AREAS, LANGUAGES, TRANSLATIONS_ROOT, current_language
+from referee.web.core.languages import LANGUAGES
+from referee.web.i18n import AREAS, TRANSLATIONS_ROOT, current_language
 
 ROOT = Path(__file__).resolve().parents[1]
 

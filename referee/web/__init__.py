@@ -25,6 +25,7 @@ from . import (
     security,
     theme,
 )
+from .core.languages import DEFAULT_LANGUAGE
 from .extensions import babel, compress, csrf
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +49,7 @@ def create_app(
     os.makedirs(app.instance_path, exist_ok=True)
 
     app.config.from_mapping(
-        BABEL_DEFAULT_LOCALE=i18n.DEFAULT_LANGUAGE,
+        BABEL_DEFAULT_LOCALE=DEFAULT_LANGUAGE,
         BABEL_TRANSLATION_DIRECTORIES=i18n.translation_directories(),
         # A phone may sit on the table all evening: tokens live as long as the session.
         WTF_CSRF_TIME_LIMIT=None,

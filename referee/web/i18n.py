@@ -12,16 +12,8 @@ from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-#: code -> the language's own name, in the order the picker shows them.
-LANGUAGES: dict[str, str] = {
-    "en": "English",
-    "de": "Deutsch",
-    "nl": "Nederlands",
-    "pt": "Português",
-    "fr": "Français",
-    "es": "Español",
-}
-DEFAULT_LANGUAGE = "en"
+from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
+
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
 AREAS = ("core", "api", "games", "refereeing", "printing", "clubs")
 TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
@@ -36,12 +28,6 @@ def translation_directories() -> str:
     return ";".join(str(TRANSLATIONS_ROOT / area) for area in AREAS)
 
 
-def _supported(value: object) -> str | None:
-    if isinstance(value, str) and value.strip().lower() in LANGUAGES:
-        return value.strip().lower()
-    return None
-
-
 def _lang_in_json_body() -> str | None:
     if not request.is_json:
         return None
@@ -51,16 +37,16 @@ def _lang_in_json_body() -> str | None:
         return None
     except RecursionError:  # JSON nested deeper than the parser goes ("[[[[..."): not JSON to us
         return None
-    return _supported(body.get("lang")) if isinstance(body, dict) else None
+    return supported(body.get("lang")) if isinstance(body, dict) else None
 
 
 def select_locale() -> str:
     """`?lang=`, then `lang` in a JSON body, the `lang` cookie (a phone's own choice), the
     page's language (a game's pages speak the game's), Accept-Language, and en."""
     return (
-        _supported(request.args.get("lang"))
+        supported(request.args.get("lang"))
         or _lang_in_json_body()
-        or _supported(request.cookies.get(COOKIE_NAME))
+        or supported(request.cookies.get(COOKIE_NAME))
         or _page_language()
         or _best_accepted_language()
         or DEFAULT_LANGUAGE
@@ -78,14 +64,14 @@ def speak_by_default(language: Callable[[], str | None]) -> None:
 
 def _page_language() -> str | None:
     language = g.get("page_language")
-    return _supported(language()) if language is not None else None
+    return supported(language()) if language is not None else None
 
 
 def _best_accepted_language() -> str | None:
     # By the primary tag, in the browser's order: "pt-BR, de;q=0.5" is Portuguese. (Werkzeug's
     # best_match would take the exact "de" before falling back to "pt" for "pt-BR".)
     for tag, quality in request.accept_languages:
-        language = _supported(tag.replace("_", "-").split("-")[0])
+        language = supported(tag.replace("_", "-").split("-")[0])
         if language and quality > 0:
             return language
     return None
@@ -129,7 +115,7 @@ def language_switch_url(code: str) -> str:
 @bp.get("/lang/<code>")
 def set_language(code: str) -> ResponseReturnValue:
     """Remember the language in a cookie and go back: a plain link, no JavaScript needed."""
-    language = _supported(code)
+    language = supported(code)
     if language is None:
         abort(404)
     response = redirect(way_back(), code=303)
@@ -166,7 +152,7 @@ def init_app(app: Flask) -> None:
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         # A page opened with ?lang= keeps that language for the forms it leads to.
-        chosen = _supported(request.args.get("lang"))
+        chosen = supported(request.args.get("lang"))
         if (
             chosen is not None
             and request.method == "GET"

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, WithJsonSchema
 from pydantic import ValidationError as PydanticValidationError
 
-from referee.engine.cards import LANGUAGES
+from referee.web.core.languages import LANGUAGES
 
 # -- reading ----------------------------------------------------------------------------------
 

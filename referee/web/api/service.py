@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from referee.engine.cards import LANGUAGES, MAX_CARDS, Card, parse_cards
+from referee.engine.cards import MAX_CARDS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game
@@ -28,6 +28,7 @@ from referee.engine.variants import (
     Variant,
     get_variant,
 )
+from referee.web.core.languages import LANGUAGES
 
 from .. import metrics, verdicts
 from ..words import (

@@ -13,9 +13,9 @@ from typing import Any, Final
 from referee.engine.game import GameRefused, name_key, reason
 from referee.engine.ratings import DEFAULT, Rating
 from referee.engine.records import PlayerStats
+from referee.web.core.languages import LANGUAGES
 from referee.web.games import store as games_store
 from referee.web.games.exports import read_export, results_json
-from referee.web.i18n import LANGUAGES
 from referee.web.messages import describe_reason
 
 from . import store

@@ -27,7 +27,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.engine.game import MAX_NAME
 from referee.engine.variants import VARIANTS
-from referee.web.i18n import LANGUAGES
+from referee.web.core.languages import LANGUAGES
 from referee.web.words import variant_name
 
 from .store import MAX_CLUB_NAME

@@ -16,9 +16,10 @@ from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, name_key
 from referee.engine.variants import get_variant
 from referee.web import formats
+from referee.web.core.languages import LANGUAGES
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
-from referee.web.i18n import LANGUAGES, current_language, remember_language
+from referee.web.i18n import current_language, remember_language
 from referee.web.messages import describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import variant_name

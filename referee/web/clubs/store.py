@@ -11,11 +11,10 @@ row lock. Edit tokens are kept as hashes only.
 
 from __future__ import annotations
 
-import hmac
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection, case, func, insert, select, update
@@ -23,14 +22,14 @@ from sqlalchemy import Connection, case, func, insert, select, update
 from referee.engine.game import MAX_NAME, GameRefused, Reason, clean_name, name_key, reason
 from referee.engine.ratings import Rating, rate_in_order
 from referee.engine.records import GameRecord, record_of
+from referee.web.core import clock, ids
+from referee.web.core.errors import NotFound
 from referee.web.database import database
 from referee.web.games import store as games_store
 from referee.web.games.models import games
 
 from .models import club_games, club_members, clubs
 
-#: Club ids look like game ids; anything far from that is not looked up.
-_ID_LENGTHS = range(16, 33)
 #: The longest club name, in characters.
 MAX_CLUB_NAME: Final = 40
 #: The most members a club keeps (a family, a Thursday table, a small league).
@@ -39,7 +38,7 @@ MAX_MEMBERS: Final = 60
 CHAINS: Final = ("all", "variant")
 
 
-class ClubNotFound(games_store.StoreError):
+class ClubNotFound(NotFound):
     def __init__(self) -> None:
         super().__init__("club_not_found")
 
@@ -70,18 +69,6 @@ class ClubGame:
 
     def rating_after(self, chain: str) -> Mapping[str, Rating] | None:
         return self.ratings.get(chain)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _valid_id(club_id: Any) -> bool:
-    return isinstance(club_id, str) and len(club_id) in _ID_LENGTHS and "\x00" not in club_id
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -161,14 +148,14 @@ def _load(conn: Connection, club_id: str) -> StoredClub | None:
         name=row.name,
         lang=row.lang,
         version=row.version,
-        created_at=_aware(row.created_at),
+        created_at=clock.aware(row.created_at),
         members=_members(conn, club_id),
     )
 
 
 def load(club_id: str) -> StoredClub | None:
     """The club with its members, or None."""
-    if not _valid_id(club_id):
+    if not ids.valid_id(club_id):
         return None
     with database().reading() as conn:
         return _load(conn, club_id)
@@ -176,7 +163,7 @@ def load(club_id: str) -> StoredClub | None:
 
 def load_many(club_ids: Sequence[str]) -> list[StoredClub]:
     """Several clubs (a phone's recent list), in the order asked, the missing left out."""
-    wanted = [c for c in club_ids if _valid_id(c)]
+    wanted = [c for c in club_ids if ids.valid_id(c)]
     if not wanted:
         return []
     with database().reading() as conn:
@@ -186,11 +173,11 @@ def load_many(club_ids: Sequence[str]) -> list[StoredClub]:
 
 def check_token(club_id: str, token: str | None) -> bool:
     """Whether `token` is the club's edit token (compared in constant time)."""
-    if not token or not _valid_id(club_id) or len(token) > 64:
+    if not token or not ids.valid_id(club_id):
         return False
     with database().reading() as conn:
         stored = conn.execute(select(clubs.c.edit_token_hash).where(clubs.c.id == club_id)).scalar()
-    return stored is not None and hmac.compare_digest(stored, games_store.token_hash(token))
+    return ids.token_matches(stored, token)
 
 
 def club_of_game(game_id: str) -> StoredClub | None:
@@ -212,13 +199,13 @@ def create(
     cleaned, reasons = read_club_name(name)
     if reasons:
         raise GameRefused(reasons)
-    club_id, token = games_store.new_game_id(), games_store.new_edit_token()
-    now = _now()
+    club_id, token = ids.new_id(), ids.new_edit_token()
+    now = clock.now()
     with database().writing() as conn:
         conn.execute(
             insert(clubs).values(
                 id=club_id,
-                edit_token_hash=games_store.token_hash(token),
+                edit_token_hash=ids.token_hash(token),
                 name=cleaned,
                 lang=lang,
                 version=1,
@@ -236,7 +223,7 @@ def _add_members(
     conn: Connection, club_id: str, known: Sequence[str], names: Iterable[str]
 ) -> list[str]:
     added: list[str] = []
-    now = _now()
+    now = clock.now()
     for name in newcomers(known, names):
         if name_key(name) in {name_key(a) for a in added}:
             continue
@@ -262,7 +249,7 @@ def _touch(conn: Connection, club: StoredClub) -> None:
     conn.execute(
         update(clubs)
         .where(clubs.c.id == club.id)
-        .values(version=club.version + 1, updated_at=_now())
+        .values(version=club.version + 1, updated_at=clock.now())
     )
 
 
@@ -325,7 +312,7 @@ def game_count(club_id: str) -> int:
 
 def club_games_of(club_id: str) -> list[ClubGame]:
     """Every game of the club in date order, each with its record and ratings up to date."""
-    if not _valid_id(club_id):
+    if not ids.valid_id(club_id):
         return []
     with database().reading() as conn:
         rows = _rows(conn, club_id)
@@ -396,7 +383,7 @@ def _club_game(
     return ClubGame(
         game_id=game_id,
         variant=variant,
-        played_at=_aware(played_at),
+        played_at=clock.aware(played_at),
         version=version,
         record=GameRecord.from_json(record),
         ratings=_ratings_from_json(ratings),

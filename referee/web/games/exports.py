@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.game import Deal, Game, GameRefused, Round, Step, reason
-from referee.web.i18n import LANGUAGES
+from referee.web.core.languages import LANGUAGES
 from referee.web.words import contract_text
 
 from . import store

@@ -28,7 +28,7 @@ from referee.engine.cards import Rank, parse_cards
 from referee.engine.errors import RefereeError
 from referee.engine.game import MAX_NAME, MAX_SEATS, Game, Reason, SeatResult, reason
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
-from referee.web.i18n import LANGUAGES
+from referee.web.core.languages import LANGUAGES
 from referee.web.inputs import WholeNumberField
 from referee.web.words import choice_label, house_rule_help, house_rule_label, variant_name
 

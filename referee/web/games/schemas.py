@@ -25,7 +25,8 @@ from referee.web.api.schemas import (
     Unreadable,
     read,
 )
-from referee.web.i18n import LANGUAGES, current_language
+from referee.web.core.languages import LANGUAGES
+from referee.web.i18n import current_language
 
 #: A number as a form or a script may write it: 25 or "25" (ASCII digits, at most six).
 WholeNumber = Annotated[

@@ -12,20 +12,18 @@ kept as hashes only. An undo marks the change it took back as undone; a redo (th
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Row, delete, insert, select, update
 
 from referee.engine.cards import parse_cards
-from referee.engine.errors import RefereeError
 from referee.engine.game import Action, Change, Game, SeatResult, Step
 from referee.engine.variants import get_variant
+from referee.web.core import clock, ids
+from referee.web.core.errors import NotFound, StoreError
 from referee.web.database import database
 
 from .models import changes, games, requests, rounds
@@ -33,15 +31,8 @@ from .models import changes, games, requests, rounds
 #: How long the answer to a keyed write is kept (SPEC: at least 7 days).
 KEYS_KEPT = timedelta(days=8)
 
-#: Game ids are 22 url-safe characters; anything far from that is not looked up.
-_ID_LENGTHS = range(16, 33)
 
-
-class StoreError(RefereeError):
-    """A game that cannot be read or written as asked."""
-
-
-class GameNotFound(StoreError):
+class GameNotFound(NotFound):
     def __init__(self) -> None:
         super().__init__("game_not_found")
 
@@ -112,25 +103,6 @@ class Entry:
     undone: bool
 
 
-# -- tokens -----------------------------------------------------------------------------------
-
-
-def new_game_id() -> str:
-    return secrets.token_urlsafe(16)  # 128 random bits, 22 characters
-
-
-def new_edit_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 random bits
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _valid_id(game_id: Any) -> bool:
-    return isinstance(game_id, str) and len(game_id) in _ID_LENGTHS and "\x00" not in game_id
-
-
 # -- results as stored ------------------------------------------------------------------------
 
 
@@ -168,15 +140,6 @@ def _results(data: Any) -> tuple[SeatResult, ...] | None:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; they were written in UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _stored(row: Row[Any], round_rows: Sequence[Row[Any]]) -> StoredGame:
     house_rules = dict(row.house_rules or {})
     game = Game.restore(
@@ -190,8 +153,8 @@ def _stored(row: Row[Any], round_rows: Sequence[Row[Any]]) -> StoredGame:
     return StoredGame(
         id=row.id,
         lang=row.lang,
-        created_at=_aware(row.created_at),
-        updated_at=_aware(row.updated_at),
+        created_at=clock.aware(row.created_at),
+        updated_at=clock.aware(row.updated_at),
         game=game,
     )
 
@@ -211,7 +174,7 @@ def _load(conn: Connection, game_id: str, *, lock: bool = False) -> StoredGame |
 
 def load(game_id: str) -> StoredGame | None:
     """The game as it is now, or None."""
-    if not _valid_id(game_id):
+    if not ids.valid_id(game_id):
         return None
     with database().reading() as conn:
         return _load(conn, game_id)
@@ -219,7 +182,7 @@ def load(game_id: str) -> StoredGame | None:
 
 def load_many(game_ids: Sequence[str]) -> list[StoredGame]:
     """Several games (the recent list on `/`), most recently changed first."""
-    wanted = [g for g in game_ids if _valid_id(g)]
+    wanted = [g for g in game_ids if ids.valid_id(g)]
     if not wanted:
         return []
     with database().reading() as conn:
@@ -229,7 +192,7 @@ def load_many(game_ids: Sequence[str]) -> list[StoredGame]:
 
 def version_of(game_id: str) -> int | None:
     """Only the version: what a poller needs to know whether anything changed."""
-    if not _valid_id(game_id):
+    if not ids.valid_id(game_id):
         return None
     with database().reading() as conn:
         version: int | None = conn.execute(
@@ -240,7 +203,7 @@ def version_of(game_id: str) -> int | None:
 
 def lang_of(game_id: str) -> str | None:
     """Only the game's language: what its pages speak to a phone that chose none."""
-    if not _valid_id(game_id):
+    if not ids.valid_id(game_id):
         return None
     with database().reading() as conn:
         lang: str | None = conn.execute(select(games.c.lang).where(games.c.id == game_id)).scalar()
@@ -249,11 +212,11 @@ def lang_of(game_id: str) -> str | None:
 
 def check_token(game_id: str, token: str | None) -> bool:
     """Whether `token` is the game's edit token (compared in constant time)."""
-    if not token or not _valid_id(game_id) or len(token) > 64:
+    if not token or not ids.valid_id(game_id):
         return False
     with database().reading() as conn:
         stored = conn.execute(select(games.c.edit_token_hash).where(games.c.id == game_id)).scalar()
-    return stored is not None and hmac.compare_digest(stored, token_hash(token))
+    return ids.token_matches(stored, token)
 
 
 def history(game_id: str, *, limit: int | None = None) -> list[Entry]:
@@ -292,7 +255,7 @@ def _entry(row: Row[Any]) -> Entry:
     return Entry(
         id=row.id,
         version=row.version,
-        at=_aware(row.at),
+        at=clock.aware(row.at),
         change=Change(Action(row.action), row.round, _results(row.before), _results(row.after)),
         undone=bool(row.undone),
     )
@@ -335,14 +298,14 @@ def _since(conn: Connection, game_id: str, version: int) -> list[Entry]:
 
 def create(game: Game, *, lang: str, steps: Sequence[Step] = ()) -> tuple[StoredGame, str]:
     """Keep a new game, with the `steps` taken from it (an import); returns it and its token."""
-    game_id, token = new_game_id(), new_edit_token()
-    now = _now()
+    game_id, token = ids.new_id(), ids.new_edit_token()
+    now = clock.now()
     final = steps[-1].game if steps else game
     with database().writing() as conn:
         conn.execute(
             insert(games).values(
                 id=game_id,
-                edit_token_hash=token_hash(token),
+                edit_token_hash=ids.token_hash(token),
                 variant=game.variant.id,
                 house_rules=dict(game.house_rules),
                 players=list(game.players),
@@ -417,7 +380,7 @@ def _write(
     once: Once | None = None,
 ) -> StoredGame:
     """Take a step on the locked game if `version` is current, and keep it (and its answer)."""
-    if not _valid_id(game_id):
+    if not ids.valid_id(game_id):
         raise GameNotFound()
     with database().writing() as conn:
         stored = _load(conn, game_id, lock=True)
@@ -435,7 +398,7 @@ def _write(
         done = conn.execute(
             update(games)
             .where(games.c.id == game_id, games.c.version == current)
-            .values(version=step.game.version, updated_at=_now())
+            .values(version=step.game.version, updated_at=clock.now())
         )
         if done.rowcount != 1:  # pragma: no cover - the row lock makes this unreachable
             raise Conflict(current, current + 1, [])
@@ -452,7 +415,7 @@ def answered(game_id: str, once: Once) -> None:
     A page asks before it checks anything, so that a retry is never judged as a new entry
     (stale, or a repeat of the round before); the write asks again under its lock.
     """
-    if not _valid_id(game_id):
+    if not ids.valid_id(game_id):
         raise GameNotFound()
     with database().reading() as conn:
         _replay_if_done(conn, game_id, once)
@@ -470,7 +433,7 @@ def _replay_if_done(conn: Connection, game_id: str, once: Once) -> None:
 
 
 def _keep_answer(conn: Connection, game_id: str, once: Once, answer: Answer) -> None:
-    now = _now()
+    now = clock.now()
     conn.execute(delete(requests).where(requests.c.created_at < now - KEYS_KEPT))
     conn.execute(
         insert(requests).values(
@@ -503,7 +466,7 @@ def _keep(conn: Connection, game_id: str, step: Step) -> None:
         insert(changes).values(
             game_id=game_id,
             version=step.game.version,
-            at=_now(),
+            at=clock.now(),
             action=change.action.value,
             round=change.round,
             before=_results_json(change.before),

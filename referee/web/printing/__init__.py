@@ -4,7 +4,7 @@ import click
 from flask import Blueprint, current_app
 
 from referee.engine.variants import VARIANTS
-from referee.web.i18n import LANGUAGES
+from referee.web.core.languages import LANGUAGES
 
 bp = Blueprint("printing", __name__, cli_group="pdf")
 
