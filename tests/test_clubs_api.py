@@ -290,7 +290,7 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     """The board kept with the club answers while no game moved; a round entered since makes
     it worked out again, from the records (only the game that moved is summed up again)."""
     from referee.web.clubs import store
-    from referee.web.games import store as games_store
+    from referee.web.games import queries as games_store
 
     club_id = fixture_club["id"]
     before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()

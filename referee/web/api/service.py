@@ -127,9 +127,9 @@ def _game(game_id: str | None) -> Game | None:
     """The game a body names by `game` (its id); `game_not_found` when there is none."""
     if game_id is None:
         return None
-    from referee.web.games import store  # the database only for a check that names a game
+    from referee.web.games import queries  # the database only for a check that names a game
 
-    stored = store.load(game_id.strip())
+    stored = queries.load(game_id.strip())
     if stored is None:
         raise bad("game_not_found")
     return stored.game

@@ -25,7 +25,7 @@ from referee.engine.records import GameRecord, record_of
 from referee.web.core import clock, ids
 from referee.web.core.errors import NotFound
 from referee.web.database import database
-from referee.web.games import store as games_store
+from referee.web.games import queries as game_queries
 from referee.web.games.models import games
 
 from .models import club_games, club_members, clubs
@@ -415,7 +415,7 @@ def _refresh(club_id: str, stale: Sequence[str]) -> Sequence[Any]:
     """Sum up the games that moved on, rate again from the first whose places changed."""
     fresh: dict[str, tuple[int, GameRecord]] = {}
     for game_id in stale:  # read before the lock: summing up needs no lock
-        stored = games_store.load(game_id)
+        stored = game_queries.load(game_id)
         if stored is not None:
             fresh[game_id] = (stored.game.version, record_of(stored.game))
     with database().writing() as conn:

@@ -24,7 +24,7 @@ from referee.engine.errors import PlayersError, RefereeError
 from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
 from referee.web import metrics
-from referee.web.games import store
+from referee.web.games import queries
 from referee.web.games.links import view_url
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
@@ -223,7 +223,7 @@ def blank_sheet(variant: str) -> ResponseReturnValue:
 @bp.get("/games/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> ResponseReturnValue:
     """The game's score sheet, filled in with every round played so far."""
-    stored = store.load(game_id)
+    stored = queries.load(game_id)
     if stored is None:
         abort(404, description=describe("game_not_found"))
     lang = current_language()

@@ -27,7 +27,7 @@ from referee.engine.layoffs import (
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
 from referee.engine.scoring import verify_hand_size
 from referee.engine.variants import ContractDown, GoingOutDiscard, ShoeRule, Variant
-from referee.web.games import store
+from referee.web.games import queries
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.inputs import whole_number
 from referee.web.messages import describe
@@ -205,7 +205,7 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
     """The variant, house rules and round the check runs under; errors go into `errors`."""
     status = 200
     game_id = _text(args, "game").strip()
-    stored = store.load(game_id) if game_id else None
+    stored = queries.load(game_id) if game_id else None
     if game_id and stored is None:
         errors.setdefault("game", []).append(
             gettext("That game was not found. The check uses the rules chosen below.")

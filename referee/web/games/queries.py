@@ -1,0 +1,28 @@
+"""Games as other features read them: by id, never written. Printing, refereeing and clubs read
+games through this module only; writing a game is the games service's."""
+
+from __future__ import annotations
+
+from .store import (
+    Entry,
+    StoredGame,
+    changes_since,
+    check_token,
+    history,
+    lang_of,
+    load,
+    load_many,
+    version_of,
+)
+
+__all__ = [
+    "Entry",
+    "StoredGame",
+    "changes_since",
+    "check_token",
+    "history",
+    "lang_of",
+    "load",
+    "load_many",
+    "version_of",
+]
