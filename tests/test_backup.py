@@ -19,7 +19,7 @@ from referee.cli import main
 from referee.web import create_app
 from referee.web.backup import BackupError, restore
 from referee.web.database import database
-from referee.web.games import store
+from referee.web.games import queries
 
 
 def _play(client: Any) -> list[dict[str, Any]]:
@@ -60,16 +60,24 @@ def _play(client: Any) -> list[dict[str, Any]]:
 
 def _state(app: Flask, game_id: str) -> dict[str, Any]:
     with app.test_request_context():
-        found = store.load(game_id)
+        found = queries.load(game_id)
         assert found is not None
         history = [
-            (e.version, e.change.action.value, e.change.round, e.undone, e.at.isoformat())
-            for e in store.history(game_id)
+            (e.version, e.change.action.value, e.change.round, e.at.isoformat())
+            for e in queries.history(game_id)
         ]
+        # what an undo and a restore would take back: the history's links survive too
+        undo, restore = found.game.undoable, found.game.restorable
+        links = (undo and undo.version, restore and restore.version)
     client = app.test_client()
     answer = client.get(f"/api/v1/games/{game_id}").get_json()
     answer.pop("view_url")
-    return {"game": answer, "history": history, "created": found.created_at.isoformat()}
+    return {
+        "game": answer,
+        "history": history,
+        "links": links,
+        "created": found.created_at.isoformat(),
+    }
 
 
 def _empty_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:

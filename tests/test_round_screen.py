@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from referee.web.games import store
+from referee.web.games import queries
 
 
 def _start(client: FlaskClient, names: list[str], **extra: Any) -> str:
@@ -24,7 +24,7 @@ def _round(version: int, number: int, out: str, **fields: str) -> dict[str, str]
 
 def _game(client: FlaskClient, location: str) -> Any:
     with client.application.test_request_context("/"):
-        return store.load(location.split("/")[2]).game
+        return queries.load(location.split("/")[2]).game
 
 
 def test_every_problem_at_once_under_its_field_and_in_the_summary(client: FlaskClient) -> None:
@@ -127,7 +127,7 @@ def test_a_rematch_starts_the_same_table_with_the_next_dealer(client: FlaskClien
     assert again.players == ("Ann", "Bo", "Cy") and again.first_dealer == 2  # after Bo: Cy
     assert again.house_rules == {"buying": True} and again.rounds == ()
     with client.application.test_request_context("/"):
-        assert store.load(answer.headers["Location"].split("/")[2]).lang == "de"
+        assert queries.load(answer.headers["Location"].split("/")[2]).lang == "de"
     assert client.post("/games/nope-nope-nope-nope-nope/rematch").status_code == 404
 
 

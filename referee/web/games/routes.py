@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
@@ -20,7 +21,7 @@ from referee.web.messages import describe, describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
-from . import bp, exports, store
+from . import bp, queries, service
 from .access import editable_game, editable_or_403, game_or_404, recent, remember
 from .exports import game_json, to_csv
 from .forms import (
@@ -33,10 +34,10 @@ from .links import edit_url, view_url
 from .presenting import page_context
 
 
-def _recent() -> list[tuple[store.StoredGame, str]]:
+def _recent() -> list[tuple[queries.StoredGame, str]]:
     tokens = dict(recent())
     out = []
-    for stored in store.load_many(list(tokens)):
+    for stored in queries.load_many(list(tokens)):
         token = tokens.get(stored.id)
         out.append((stored, edit_url(stored.id, token) if token else view_url(stored.id)))
     return out
@@ -148,45 +149,57 @@ def _start(
 ) -> ResponseReturnValue | NotStarted:
     """The new game kept and its edit page, or what stops it."""
     dealer = form.first_dealer_name()
-    try:
-        game = Game.start(
-            variant.id,
-            form.player_names(),
-            house_rules=rules.house_rules(variant) if rules is not None else None,
-            first_dealer=dealer,
-        )
-    except GameRefused as refused:
-        return NotStarted([describe_reason(reason) for reason in refused.reasons])
+    house_rules = rules.house_rules(variant) if rules is not None else None
     if dealer is None:  # not chosen yet (no script named the choices), or an empty seat
+        try:  # the names are checked before the table is asked who deals
+            Game.start(variant.id, form.player_names(), house_rules=house_rules)
+        except GameRefused as refused:
+            return NotStarted([describe_reason(reason) for reason in refused.reasons])
         chosen = bool(form.first_dealer.raw_data)
         return NotStarted([describe("choose_first_dealer")] if chosen else [], ask_dealer=True)
-    stored, token = store.create(game, lang=form.lang.data or current_language())
-    remember(stored.id, token)
-    return redirect(edit_url(stored.id, token), code=303)
+    started = service.start(
+        variant.id,
+        form.player_names(),
+        lang=form.lang.data or current_language(),
+        house_rules=house_rules,
+        first_dealer=dealer,
+    )
+    if isinstance(started, service.Refused):
+        return NotStarted([describe_reason(reason) for reason in started.reasons])
+    return _to_the_new_game(started)
+
+
+def _to_the_new_game(started: service.Created) -> ResponseReturnValue:
+    """A game just made: this phone may edit it, and goes to its round screen."""
+    remember(started.stored.id, started.token)
+    return redirect(edit_url(started.stored.id, started.token), code=303)
 
 
 @bp.post("/games/import")
 def import_game() -> ResponseReturnValue:
     """A JSON export back as a new game (a new id and edit link)."""
     form = ImportForm()
-    if form.validate_on_submit():
-        raw = form.text.data or ""
-        upload = form.file.data
-        if upload and getattr(upload, "filename", ""):
-            raw = upload.read(512 * 1024).decode("utf-8", errors="replace")
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            data = None
-        try:
-            stored, token = exports.import_game(data, lang=current_language())
-        except GameRefused as refused:
-            errors = [describe_reason(reason) for reason in refused.reasons]
-        else:
-            remember(stored.id, token)
-            return redirect(edit_url(stored.id, token), code=303)
-    else:
-        errors = [gettext("Please send the form again.")]
+    if not form.validate_on_submit():
+        return _import_page(form, [gettext("Please send the form again.")])
+    started = service.import_game(_json_of(form), lang=current_language())
+    if isinstance(started, service.Refused):
+        return _import_page(form, [describe_reason(reason) for reason in started.reasons])
+    return _to_the_new_game(started)
+
+
+def _json_of(form: ImportForm) -> Any:
+    """What the import form sent, as JSON: the file, else the text pasted (None: not JSON)."""
+    raw = form.text.data or ""
+    upload = form.file.data
+    if upload and getattr(upload, "filename", ""):
+        raw = upload.read(512 * 1024).decode("utf-8", errors="replace")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _import_page(form: ImportForm, errors: list[str]) -> ResponseReturnValue:
     new_form = NewGameForm(formdata=None)
     new_form.setup()
     new_form.lang.data = current_language()
@@ -208,7 +221,7 @@ def show(game_id: str) -> ResponseReturnValue:
 
 def _live(game_id: str, token: str | None) -> ResponseReturnValue:
     """The score table alone, for polling: 204 while `since` is still the game's version."""
-    version = store.version_of(game_id)
+    version = queries.version_of(game_id)
     if version is None:
         abort(404)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
@@ -256,7 +269,7 @@ def qr_edit(game_id: str, token: str) -> ResponseReturnValue:
     return qr_response(edit_url(stored.id, token, external=True))
 
 
-def _download(stored: store.StoredGame, body: str, mimetype: str, ext: str) -> Response:
+def _download(stored: queries.StoredGame, body: str, mimetype: str, ext: str) -> Response:
     day = stored.created_at.strftime("%Y-%m-%d")
     name = f"rummy-{stored.game.variant.id}-{day}-{stored.id[:6]}.{ext}"
     response = Response(body, mimetype=mimetype)
