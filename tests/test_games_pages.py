@@ -399,3 +399,46 @@ def _form_values(html: str) -> dict[str, str]:
     for name, text in re.findall(r'<textarea[^>]*name="([^"]+)"[^>]*>([^<]*)</textarea>', form):
         data[name] = unescape(text.strip())
     return data
+
+
+def test_nothing_is_written_while_a_game_is_read(client: FlaskClient) -> None:
+    """Every GET of the games (pages, the polled table, files, QR codes, the API) only reads:
+    nothing derived is kept on the way, whatever the game's history."""
+    from sqlalchemy import event
+
+    from referee.web.database import database
+
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    for number in (1, 2):
+        points = {"seats-1-penalty": str(20 + 5 * number), "seats-2-penalty": "30"}
+        data = _round_data(number, number, "0", **points)
+        assert client.post(location + "/rounds", data=data).status_code == 303
+    client.post(location + "/undo", data={"version": "3"})
+    game_id, token = location.split("/")[2], location.split("/")[4]
+    values = {"game_id": game_id, "token": token, "number": 1}
+    app = client.application
+    reads = sorted(
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if (rule.endpoint.startswith(("games.", "games_api.")) or "game_id" in rule.arguments)
+        and "GET" in (rule.methods or ())
+        and set(rule.arguments) <= set(values)
+    )
+    assert "/games/<game_id>/sheet.pdf" in reads and len(reads) >= 12
+    writes: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE"):
+            writes.append(statement)
+
+    engine = database(app).engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        for rule in reads:
+            path = rule
+            for name, value in values.items():
+                path = re.sub(rf"<(?:[a-z]+:)?{name}>", str(value), path)
+            assert client.get(path).status_code in (200, 204), path
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert writes == []

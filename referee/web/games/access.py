@@ -27,12 +27,10 @@ _OLD_RECENT_KEY = "recent_games"
 RECENT_MAX = 8
 
 
-def game_or_404(game_id: str) -> queries.StoredGame:
-    stored = queries.load(game_id)
-    if stored is None:
-        abort(404, description=describe("game_not_found"))
-    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
-    return stored
+def editable_game(game_id: str, token: str) -> queries.StoredGame:
+    """The game, when `token` is its edit token (else a 404 or a 403)."""
+    editable_or_403(game_id, token)
+    return game_or_404(game_id)
 
 
 def editable_or_403(game_id: str, token: str) -> None:
@@ -43,10 +41,12 @@ def editable_or_403(game_id: str, token: str) -> None:
         abort(403)
 
 
-def editable_game(game_id: str, token: str) -> queries.StoredGame:
-    """The game, when `token` is its edit token (else a 404 or a 403)."""
-    editable_or_403(game_id, token)
-    return game_or_404(game_id)
+def game_or_404(game_id: str) -> queries.StoredGame:
+    stored = queries.load(game_id)
+    if stored is None:
+        abort(404, description=describe("game_not_found"))
+    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
+    return stored
 
 
 # -- sealed tokens --------------------------------------------------------------------------------

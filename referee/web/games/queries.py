@@ -160,18 +160,6 @@ def read_since(conn: Connection, game_id: str, version: int, current: int) -> li
     return [_entry(r) for r in rows]
 
 
-def _change(row: Row[Any]) -> Change:
-    return Change(Action(row.action), row.round, results_of(row.before), results_of(row.after))
-
-
-def _entry(row: Row[Any]) -> Entry:
-    return Entry(id=row.id, version=row.version, at=clock.aware(row.at), change=_change(row))
-
-
-def _logged(row: Row[Any]) -> Logged:
-    return Logged(row.version, _change(row), row.next_undo)
-
-
 def _history(conn: Connection, game_id: str, version: int) -> History:
     """The game's history: the newest change and the one an undo takes back, read now."""
     newest_link = (
@@ -187,6 +175,18 @@ def _history(conn: Connection, game_id: str, version: int) -> History:
     ).all()
     known = {row.version: _logged(row) for row in rows}
     return History(known.get(version), _StoredLog(game_id, known))
+
+
+def _logged(row: Row[Any]) -> Logged:
+    return Logged(row.version, _change(row), row.next_undo)
+
+
+def _change(row: Row[Any]) -> Change:
+    return Change(Action(row.action), row.round, results_of(row.before), results_of(row.after))
+
+
+def _entry(row: Row[Any]) -> Entry:
+    return Entry(id=row.id, version=row.version, at=clock.aware(row.at), change=_change(row))
 
 
 class _StoredLog:

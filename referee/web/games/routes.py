@@ -75,12 +75,12 @@ def _index_page(
     variant: Variant,
     rules: HouseRulesForm | None,
     *,
-    errors: list[str] | None = None,
+    shown: NotStarted | None = None,
     import_form: ImportForm | None = None,
     import_errors: list[str] | None = None,
     template: str = "games/index.html",
-    ask_dealer: bool = False,
 ) -> str:
+    """The start page (or its house rules alone), saying why a game did not start."""
     main, more = house_rule_field_names(variant)
     return render_template(
         template,
@@ -90,11 +90,11 @@ def _index_page(
         summary=variant_summary(variant.id),
         main_rules=main,
         more_rules=more,
-        errors=errors or [],
+        errors=shown.errors if shown else [],
         recent=_recent() if template == "games/index.html" else [],
         import_form=import_form or ImportForm(formdata=None),
         import_errors=import_errors or [],
-        ask_dealer=ask_dealer,
+        ask_dealer=shown.ask_dealer if shown else False,
     )
 
 
@@ -110,44 +110,42 @@ def index() -> ResponseReturnValue:
     variant = _variant_asked()
     posted = request.method == "POST"
     rules = _rules_form(variant, posted=posted)
-    status, errors, ask_dealer = 200, list[str](), False
+    shown = NotStarted([], status=200)
     if not posted:
         form.variant.data = variant.id
         form.lang.data = current_language()
     elif form.start.data:
-        if not form.validate_on_submit() or (rules is not None and not rules.validate()):
-            status = 400
-        else:
-            started = _start(form, variant, rules)
-            if not isinstance(started, NotStarted):
-                return started
-            errors, ask_dealer = started.errors, started.ask_dealer
-            status = 400 if errors else 200
+        started = _start(form, variant, rules)
+        if not isinstance(started, NotStarted):
+            return started
+        shown = started
     partial = request.headers.get("HX-Request") and request.headers.get("HX-Target") in (
         None,
         "house-rules",
     )
     template = "games/_house_rules.html" if partial else "games/index.html"
-    page = _index_page(
-        form, variant, rules, errors=errors, template=template, ask_dealer=ask_dealer
-    )
-    response = Response(page, status)
+    page = _index_page(form, variant, rules, shown=shown, template=template)
+    response = Response(page, shown.status)
     response.vary.add("HX-Request")
     return response
 
 
 @dataclass(frozen=True)
 class NotStarted:
-    """Why a game did not start: every reason, and whether the first dealer is the step left."""
+    """Why a game did not start: every reason, whether the first dealer is the step left, and
+    the page's status (400 while something is wrong)."""
 
     errors: list[str]
     ask_dealer: bool = False
+    status: int = 400
 
 
 def _start(
     form: NewGameForm, variant: Variant, rules: HouseRulesForm | None
 ) -> ResponseReturnValue | NotStarted:
     """The new game kept and its edit page, or what stops it."""
+    if not form.validate_on_submit() or (rules is not None and not rules.validate()):
+        return NotStarted([])  # each field says what is wrong with it
     dealer = form.first_dealer_name()
     house_rules = rules.house_rules(variant) if rules is not None else None
     if dealer is None:  # not chosen yet (no script named the choices), or an empty seat
@@ -155,8 +153,9 @@ def _start(
             Game.start(variant.id, form.player_names(), house_rules=house_rules)
         except GameRefused as refused:
             return NotStarted([describe_reason(reason) for reason in refused.reasons])
-        chosen = bool(form.first_dealer.raw_data)
-        return NotStarted([describe("choose_first_dealer")] if chosen else [], ask_dealer=True)
+        if form.first_dealer.raw_data:  # chosen, but not among the names
+            return NotStarted([describe("choose_first_dealer")], ask_dealer=True)
+        return NotStarted([], ask_dealer=True, status=200)
     started = service.start(
         variant.id,
         form.player_names(),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from sqlalchemy import Connection
@@ -223,44 +224,25 @@ def enter_round(
 ) -> RoundWritten:
     """Round `number` entered. Unless `repeat_ok`, a round that scores exactly as the one
     before is not kept but asked about (`Repeat`)."""
-
-    def take(stored: StoredGame) -> Step | Refused | Repeat:
-        game = stored.game
-        step = _checked(stored, number, typed, game.verify_round, game.enter_round)
-        if isinstance(step, Step) and not repeat_ok:
-            results = [r for r in typed.results if r is not None]
-            if game.repeats_previous(number, results):
-                return Repeat(number - 1, stored)
-        return step
-
-    def already(game: Game) -> bool:
-        results = [r for r in typed.results if r is not None]
-        complete = len(results) == len(typed.results) and not typed.unread
-        return complete and game.entered_as(number, results)
-
-    return _write(game_id, version, once, take, already)
+    take = partial(_entered, number, typed, repeat_ok)
+    return _write(game_id, version, once, take, partial(_entered_as_sent, number, typed))
 
 
 def correct_round(
     game_id: str, number: int, typed: Typed, *, version: int | None, once: Once | None = None
 ) -> Written:
     """Round `number`, already entered, given these results."""
-
-    def take(stored: StoredGame) -> Step | Refused:
-        game = stored.game
-        return _checked(stored, number, typed, game.verify_correction, game.correct_round)
-
-    return _write(game_id, version, once, take)
+    return _write(game_id, version, once, partial(_corrected, number, typed))
 
 
 def undo(game_id: str, *, version: int | None, once: Once | None = None) -> Written:
     """The newest change not yet taken back, taken back."""
-    return _write(game_id, version, once, lambda stored: _acted(stored, Game.undo))
+    return _write(game_id, version, once, partial(_acted, Game.undo))
 
 
 def redo(game_id: str, *, version: int | None, once: Once | None = None) -> Written:
     """What the newest undo took, put back (the pages' "Restore")."""
-    return _write(game_id, version, once, lambda stored: _acted(stored, Game.redo))
+    return _write(game_id, version, once, partial(_acted, Game.redo))
 
 
 def _write(
@@ -299,19 +281,31 @@ def _answered(conn: Connection, game_id: str, once: Once | None) -> Replayed | K
     return Replayed(kept.answer) if kept.fingerprint == once.fingerprint else KeyReused()
 
 
-def _kept(conn: Connection, game_id: str, step: Step, once: Once | None) -> StoredGame:
-    """Keep the step (and the answer to its key); tell the other features, on this connection."""
-    store.keep(conn, game_id, step)
-    written = queries.read(conn, game_id)
-    assert written is not None
-    if once is not None:
-        kept = store.Kept(once.fingerprint, once.answer(written))
-        store.keep_answer(conn, game_id, once.key, kept)
-    game_written.send(game_id, conn=conn, stored=written, change=step.change)
-    return written
+# -- the step: the rules asked once -------------------------------------------------------------
 
 
-# -- the rules, asked once ---------------------------------------------------------------------
+def _entered(
+    number: int, typed: Typed, repeat_ok: bool, stored: StoredGame
+) -> Step | Refused | Repeat:
+    game = stored.game
+    step = _checked(stored, number, typed, game.verify_round, game.enter_round)
+    if isinstance(step, Step) and not repeat_ok:
+        results = [r for r in typed.results if r is not None]
+        if game.repeats_previous(number, results):
+            return Repeat(number - 1, stored)
+    return step
+
+
+def _corrected(number: int, typed: Typed, stored: StoredGame) -> Step | Refused:
+    game = stored.game
+    return _checked(stored, number, typed, game.verify_correction, game.correct_round)
+
+
+def _acted(act: Callable[[Game], Step], stored: StoredGame) -> Step | Refused:
+    try:
+        return act(stored.game)
+    except GameRefused as refused:
+        return Refused(refused.reasons, stored)
 
 
 def _checked(
@@ -356,8 +350,23 @@ def _said_of_the_rest(
     return []
 
 
-def _acted(stored: StoredGame, act: Callable[[Game], Step]) -> Step | Refused:
-    try:
-        return act(stored.game)
-    except GameRefused as refused:
-        return Refused(refused.reasons, stored)
+def _entered_as_sent(number: int, typed: Typed, game: Game) -> bool:
+    """Whether round `number` was saved just as this entry has it (a stale entry's question)."""
+    results = [r for r in typed.results if r is not None]
+    complete = len(results) == len(typed.results) and not typed.unread
+    return complete and game.entered_as(number, results)
+
+
+# -- keeping it ----------------------------------------------------------------------------------
+
+
+def _kept(conn: Connection, game_id: str, step: Step, once: Once | None) -> StoredGame:
+    """Keep the step (and the answer to its key); tell the other features, on this connection."""
+    store.keep(conn, game_id, step)
+    written = queries.read(conn, game_id)
+    assert written is not None
+    if once is not None:
+        kept = store.Kept(once.fingerprint, once.answer(written))
+        store.keep_answer(conn, game_id, once.key, kept)
+    game_written.send(game_id, conn=conn, stored=written, change=step.change)
+    return written

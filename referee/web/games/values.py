@@ -22,9 +22,9 @@ from referee.web.api.schemas import Answer
 from referee.web.words import contract_text
 
 
-def data(model: Answer) -> dict[str, Any]:
-    """A value as JSON data: the fields it was made with (a field left out is not written)."""
-    return model.model_dump(mode="json", exclude_unset=True)
+def results_data(results: Sequence[SeatResult] | None) -> list[dict[str, Any]] | None:
+    """A round's results as the database keeps them (None: no round)."""
+    return None if results is None else [data(SeatResultJSON.of(r)) for r in results]
 
 
 class SeatResultJSON(Answer):
@@ -66,9 +66,9 @@ class SeatResultJSON(Answer):
         )
 
 
-def results_data(results: Sequence[SeatResult] | None) -> list[dict[str, Any]] | None:
-    """A round's results as the database keeps them (None: no round)."""
-    return None if results is None else [data(SeatResultJSON.of(r)) for r in results]
+def data(model: Answer) -> dict[str, Any]:
+    """A value as JSON data: the fields it was made with (a field left out is not written)."""
+    return model.model_dump(mode="json", exclude_unset=True)
 
 
 def results_of(kept: Sequence[Any] | None) -> tuple[SeatResult, ...] | None:
