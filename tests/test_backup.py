@@ -20,6 +20,7 @@ from referee.web import create_app
 from referee.web.backup import BackupError, restore
 from referee.web.database import database
 from referee.web.games import queries
+from referee.web.games.values import SeatResultJSON, data
 
 
 def _play(client: Any) -> list[dict[str, Any]]:
@@ -56,6 +57,11 @@ def _play(client: Any) -> list[dict[str, Any]]:
         headers={"Authorization": f"Bearer {second['edit_token']}"},
     )  # fmt: skip
     return games
+
+
+def _rows(tables: dict[str, Any], name: str) -> list[list[Any]]:
+    rows: list[list[Any]] = tables[name]["rows"]
+    return rows
 
 
 def _state(app: Flask, game_id: str) -> dict[str, Any]:
@@ -120,6 +126,18 @@ def test_a_backup_restores_the_same_games_and_the_old_edit_links_still_edit(
     assert document["format"] == "rummy-referee-backup" and document["schema_revision"]
     assert len(document["tables"]["games"]["rows"]) == 3
     assert not any(game["edit_token"] in backup.read_text() for game in games)  # hashes only
+    # A game's rounds and history are in the one shape of a seat's result (games/values.py).
+    tables = document["tables"]
+    kept = [
+        row[tables["game_rounds"]["columns"].index("results")]
+        for row in _rows(tables, "game_rounds")
+    ]
+    for column in ("before", "after"):
+        index = tables["game_changes"]["columns"].index(column)
+        kept.extend(row[index] for row in _rows(tables, "game_changes") if row[index] is not None)
+    seats = [seat for results in kept for seat in results]
+    assert len(seats) > 30
+    assert all(data(SeatResultJSON.model_validate(seat)) == seat for seat in seats)
 
     url = _empty_database(target, tmp_path, request)
     monkeypatch.setenv("DATABASE_URL", url)

@@ -520,3 +520,12 @@ def test_results_are_kept_as_the_hand_lies_and_a_seat_out_holds_nothing() -> Non
     with pytest.raises(GameRefused) as caught:
         step.game.correct_round(1, again)
     assert reasons_of(caught) == [("nothing_changed", None, "results")]
+
+
+def test_a_round_entered_as_these_results_whichever_way_they_were_written() -> None:
+    entered = [OUT, held(20), SeatResult(cards=parse_cards("JK 5H"))]
+    game = contract_game().enter_round(1, entered).game
+    assert game.entered_as(1, [OUT, held(20), SeatResult(cards=parse_cards("JK=5D 5H"))])
+    assert not game.entered_as(1, [OUT, held(25), SeatResult(cards=parse_cards("JK 5H"))])
+    assert not game.entered_as(2, [OUT, held(20), held(20)])  # not entered yet
+    assert not game.entered_as(1, [OUT, held(20)])  # not the table's seats

@@ -119,10 +119,15 @@ def index() -> ResponseReturnValue:
         if not isinstance(started, NotStarted):
             return started
         shown = started
-    partial = request.headers.get("HX-Request") and request.headers.get("HX-Target") in (
-        None,
-        "house-rules",
-    )
+    return _start_page(form, variant, rules, shown)
+
+
+def _start_page(
+    form: NewGameForm, variant: Variant, rules: HouseRulesForm | None, shown: NotStarted
+) -> Response:
+    """The start page; for htmx asking for the house rules, those alone."""
+    target = request.headers.get("HX-Target")
+    partial = request.headers.get("HX-Request") and target in (None, "house-rules")
     template = "games/_house_rules.html" if partial else "games/index.html"
     page = _index_page(form, variant, rules, shown=shown, template=template)
     response = Response(page, shown.status)
