@@ -6,7 +6,7 @@ and `field` it is about where there is one), in the request's language.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask.sansio.app import App
@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.game import GameRefused, reason
 from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
-from referee.web.api.schemas import ErrorAnswer
+from referee.web.api.schemas import ErrorAnswer, ErrorDetail
 from referee.web.hosting import keep_private
 from referee.web.i18n import current_language
 from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
@@ -60,8 +60,9 @@ def file_games_with(app: App, club_games: ClubGames) -> None:
     app.extensions[_CLUB_GAMES] = club_games
 
 
-def _error(status: int, code: str, **extra: Any) -> ResponseReturnValue:
-    return jsonify({"error": {"code": code, "message": describe(code), **extra}}), status
+def _error(status: int, code: str) -> ResponseReturnValue:
+    detail = ErrorDetail(code=code, message=describe(code))
+    return jsonify(data(ErrorAnswer(error=detail))), status
 
 
 def _token() -> str | None:
@@ -212,7 +213,7 @@ def _once(body: Any) -> service.Once | None:
     return service.Once(key, json_fingerprint(body), answer)
 
 
-def _answered(result: service.RoundWritten) -> ResponseReturnValue:
+def _answered(result: service.Written) -> ResponseReturnValue:
     """A write's result as the API answers it."""
     match result:
         case service.Saved(stored=stored):
@@ -221,12 +222,13 @@ def _answered(result: service.RoundWritten) -> ResponseReturnValue:
             return replayed(kept.status, kept.body, kept.content_type, kept.location)
         case service.Refused(reasons=reasons):
             raise GameRefused(reasons)
-        case service.Stale():
-            since, current = result.since, result.current.game.version
-            return jsonify(data(conflict_answer(result.code, current, since))), 409
-        case service.KeyReused() | service.NotFound():
-            return _error(422 if isinstance(result, service.KeyReused) else 404, result.code)
-    raise AssertionError(f"a games write answered {result!r}")  # pragma: no cover
+        case service.Stale(since=since, current=current):
+            return jsonify(data(conflict_answer(result.code, current.game.version, since))), 409
+        case service.KeyReused():
+            return _error(422, result.code)
+        case service.NotFound():
+            return _error(404, result.code)
+    assert_never(result)
 
 
 def _write(game_id: str, number: int | None) -> ResponseReturnValue:

@@ -12,7 +12,7 @@ A post that asks for JSON (the offline outbox) gets a refusal as the API says on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from flask import Response, abort, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -250,7 +250,9 @@ def _saved(
             return _stale(token, posted, result)
         case service.KeyReused():
             return _said(stored, token, posted, _notice(result), 422)
-    abort(404)  # NotFound: the game went meanwhile
+        case service.NotFound():  # the game went meanwhile
+            abort(404)
+    assert_never(result)
 
 
 def _back_to_the_game(where: str, *, corrected: bool) -> ResponseReturnValue:
@@ -380,7 +382,9 @@ def _take_back(game_id: str, token: str, take: TakeBack, where: str) -> Response
             return _taken_back_refused(current, token, _notice(result), 409)
         case service.KeyReused():
             return _taken_back_refused(stored, token, _notice(result), 422)
-    abort(404)
+        case service.NotFound():
+            abort(404)
+    assert_never(result)
 
 
 def _taken_back_refused(

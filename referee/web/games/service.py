@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, overload
 
 from sqlalchemy import Connection
 
@@ -211,6 +211,30 @@ def create(
 
 
 # -- rounds, undo and restore ------------------------------------------------------------------
+
+
+@overload
+def enter_round(
+    game_id: str,
+    number: int,
+    typed: Typed,
+    *,
+    version: int | None,
+    once: Once | None = None,
+    repeat_ok: Literal[True] = True,
+) -> Written: ...
+
+
+@overload
+def enter_round(
+    game_id: str,
+    number: int,
+    typed: Typed,
+    *,
+    version: int | None,
+    once: Once | None = None,
+    repeat_ok: bool,
+) -> RoundWritten: ...
 
 
 def enter_round(
