@@ -4,8 +4,8 @@ module; writing one is the games service's (`service.py`), which reads the game 
 through `read` on its own connection, under the row's lock.
 
 A game comes back as the engine's `Game`, with its rounds and its history: the newest change
-and the one an undo takes back come with it (one small query), any older change is read when
-the engine asks for it, so a game with a thousand corrections loads as fast as a new one.
+and the one an undo takes back are joined to the game's row, any older change is read when the
+engine asks for it, so a game with a thousand corrections loads as fast as a new one.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, or_, select
+from sqlalchemy import Connection, Row, bindparam, select
 
 from referee.engine.game import Action, Change, Game, History, Logged
 from referee.engine.variants import get_variant
@@ -68,17 +68,39 @@ def load_many(game_ids: Sequence[str]) -> list[StoredGame]:
     return sorted((g for g in found if g), key=lambda g: g.updated_at, reverse=True)
 
 
+# The game's row, with its newest change and the one an undo takes back joined to it. Made once:
+# a statement this size costs more to make (and key for SQLAlchemy's cache) than to run.
+_NEWEST, _UNDO = changes.alias("newest"), changes.alias("undo")
+_COLUMNS = ("version", "action", "round", "before", "after", "next_undo")
+_GAME = (
+    select(
+        games,
+        *(a.c[name].label(f"{a.name}_{name}") for a in (_NEWEST, _UNDO) for name in _COLUMNS),
+    )
+    .select_from(
+        games.outerjoin(
+            _NEWEST, (_NEWEST.c.game_id == games.c.id) & (_NEWEST.c.version == games.c.version)
+        ).outerjoin(
+            _UNDO, (_UNDO.c.game_id == games.c.id) & (_UNDO.c.version == _NEWEST.c.next_undo)
+        )
+    )
+    .where(games.c.id == bindparam("game_id"))
+)
+_LOCKED_GAME = _GAME.with_for_update(of=games)
+_ROUNDS = (
+    select(rounds.c.results)
+    .where(rounds.c.game_id == bindparam("game_id"))
+    .order_by(rounds.c.number)
+)
+
+
 def read(conn: Connection, game_id: str, *, lock: bool = False) -> StoredGame | None:
     """The game on `conn` (its row locked for the transaction with `lock`), or None."""
-    query = select(games).where(games.c.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    row = conn.execute(query).first()
+    query = _LOCKED_GAME if lock else _GAME
+    row = conn.execute(query, {"game_id": game_id}).first()
     if row is None:
         return None
-    round_rows = conn.execute(
-        select(rounds.c.results).where(rounds.c.game_id == game_id).order_by(rounds.c.number)
-    ).all()
+    round_rows = conn.execute(_ROUNDS, {"game_id": game_id}).all()
     house_rules = dict(row.house_rules or {})
     game = Game.restore(
         variant=get_variant(row.variant, house_rules or None),
@@ -87,7 +109,7 @@ def read(conn: Connection, game_id: str, *, lock: bool = False) -> StoredGame | 
         first_dealer=row.first_dealer,
         results=[results_of(r.results) or () for r in round_rows],
         version=row.version,
-        history=_history(conn, game_id, row.version),
+        history=_history(game_id, row),
     )
     return StoredGame(
         id=row.id,
@@ -160,21 +182,22 @@ def read_since(conn: Connection, game_id: str, version: int, current: int) -> li
     return [_entry(r) for r in rows]
 
 
-def _history(conn: Connection, game_id: str, version: int) -> History:
-    """The game's history: the newest change and the one an undo takes back, read now."""
-    newest_link = (
-        select(changes.c.next_undo)
-        .where(changes.c.game_id == game_id, changes.c.version == version)
-        .scalar_subquery()
+def _history(game_id: str, row: Row[Any]) -> History:
+    """The game's history: the newest change and the one an undo takes back, read with it."""
+    heads = (_head(row, "newest"), _head(row, "undo"))
+    known = {logged.version: logged for logged in heads if logged is not None}
+    return History(known.get(row.version), _StoredLog(game_id, known))
+
+
+def _head(row: Row[Any], prefix: str) -> Logged | None:
+    """A change joined to the game's row under `prefix`, if there is one."""
+    version, action, number, before, after, next_undo = (
+        getattr(row, f"{prefix}_{name}") for name in _COLUMNS
     )
-    rows = conn.execute(
-        select(changes).where(
-            changes.c.game_id == game_id,
-            or_(changes.c.version == version, changes.c.version == newest_link),
-        )
-    ).all()
-    known = {row.version: _logged(row) for row in rows}
-    return History(known.get(version), _StoredLog(game_id, known))
+    if version is None:
+        return None
+    change = Change(Action(action), number, results_of(before), results_of(after))
+    return Logged(version, change, next_undo)
 
 
 def _logged(row: Row[Any]) -> Logged:

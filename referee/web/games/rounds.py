@@ -296,8 +296,8 @@ def _stale(token: str, posted: Posted, stale: service.Stale) -> ResponseReturnVa
         return _back_to_the_game(posted.back, corrected=False)
     game, form = fresh.game, posted.form
     form.version.data = str(game.version)
-    screen = Screen(notice=describe(stale.code, stale.params), since=list(stale.since))
-    screen.code = stale.code
+    notice = describe(stale.code, stale.params)
+    screen = Screen(notice=notice, code=stale.code, since=list(stale.since))
     if number <= len(game.rounds):
         entry = entry_texts(form, posted.typed.results, game.variant)
         screen.conflict = conflict_view(game, number, entry)

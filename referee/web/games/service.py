@@ -110,8 +110,6 @@ class NotFound:
 
 Written = Saved | Replayed | KeyReused | Refused | Stale | NotFound
 RoundWritten = Written | Repeat
-#: What a write's own checks may answer instead of a step (Refused, Repeat).
-Early = TypeVar("Early")
 Started = Created | Refused
 Rematched = Created | Refused | NotFound
 
@@ -267,6 +265,10 @@ def undo(game_id: str, *, version: int | None, once: Once | None = None) -> Writ
 def redo(game_id: str, *, version: int | None, once: Once | None = None) -> Written:
     """What the newest undo took, put back (the pages' "Restore")."""
     return _write(game_id, version, once, partial(_acted, Game.redo))
+
+
+#: What a write's own checks may answer instead of a step (Refused, Repeat).
+Early = TypeVar("Early")
 
 
 def _write(

@@ -10,7 +10,7 @@ checked by the engine; what we write is always this one shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from pydantic import Field
@@ -53,16 +53,20 @@ class SeatResultJSON(Answer):
             fields["buys"] = result.buys
         return cls(**fields)
 
-    def result(self) -> SeatResult:
-        """The engine's seat result (rows kept before this shape wrote `went_out: false` and a
-        penalty of 0 for a seat out: read the same)."""
-        went_out = bool(self.went_out)
+    @staticmethod
+    def read(kept: Mapping[str, Any]) -> SeatResult:
+        """The engine's seat result from this shape as the database keeps it, read as it lies:
+        only this model writes it (`results_data`), and a page reads dozens at a time. Rows
+        kept before this shape wrote `went_out: false`, and a penalty of 0 for a seat out: they
+        read the same."""
+        went_out = bool(kept.get("went_out"))
+        cards = kept.get("cards")
         return SeatResult(
             went_out=went_out,
-            penalty=None if went_out else self.penalty or 0,
-            rummy=bool(self.rummy),
-            cards=parse_cards(self.cards) if self.cards is not None else None,
-            buys=self.buys or 0,
+            penalty=None if went_out else int(kept.get("penalty") or 0),
+            rummy=bool(kept.get("rummy")),
+            cards=parse_cards(cards) if cards is not None else None,
+            buys=int(kept.get("buys") or 0),
         )
 
 
@@ -75,7 +79,7 @@ def results_of(kept: Sequence[Any] | None) -> tuple[SeatResult, ...] | None:
     """A round's results read back from the database."""
     if kept is None:
         return None
-    return tuple(SeatResultJSON.model_validate(item).result() for item in kept)
+    return tuple(SeatResultJSON.read(item) for item in kept)
 
 
 class _Named(Answer):
