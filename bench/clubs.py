@@ -19,7 +19,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,7 +32,8 @@ from bench.common import DATABASES, databases, timed  # noqa: E402
 from referee.engine.game import Game, SeatResult, Step  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.clubs import store as clubs_store  # noqa: E402
-from referee.web.games import store as games_store  # noqa: E402
+from referee.web.games import queries as game_queries  # noqa: E402
+from referee.web.games import service as games_service  # noqa: E402
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 GOAL_MS = 50.0
@@ -73,6 +74,14 @@ def get(client: FlaskClient, url: str) -> Callable[[], int]:
     return call
 
 
+def typed(results: Sequence[SeatResult]) -> games_service.Typed:
+    return games_service.Typed.read(results)
+
+
+def corrected(result: object) -> None:
+    assert isinstance(result, games_service.Saved), result
+
+
 def run(name: str, url: str, games: int, repeat: int) -> bool:
     folder = Path(tempfile.mkdtemp(prefix="rummy-bench-clubs-"))
     app = create_app(
@@ -88,10 +97,11 @@ def run(name: str, url: str, games: int, repeat: int) -> bool:
         ids = []
         for number in range(games):
             start, steps = finished_game(rng, "rummy" if number % 5 == 2 else "contract")
-            stored, _token = games_store.create(start, lang="en", steps=steps)
+            created = games_service.create(start, lang="en", steps=steps)
+            assert isinstance(created, games_service.Created)
             night = first_night + timedelta(days=number)
-            clubs_store.file_game(club.id, stored.id, start.players, played_at=night)
-            ids.append(stored.id)
+            clubs_store.file_game(club.id, created.stored.id, start.players, played_at=night)
+            ids.append(created.stored.id)
     filed = time.perf_counter() - started
     view = f"/clubs/{club.id}"
     first = once(get(client, view))
@@ -112,17 +122,17 @@ def run(name: str, url: str, games: int, repeat: int) -> bool:
         print(f"{label:46} {results[label]:>9.2f} {cpu:>8.2f} {size:>8}")
     with app.test_request_context("/"):
         newest = ids[-1]
-        stored = games_store.load(newest)
+        stored = game_queries.load(newest)
         assert stored is not None
         # The newest game: round 1 corrected, then the page (one record again, its ratings).
         current = stored.game.rounds[0].results
         moved = tuple(
             r if r.went_out else SeatResult(penalty=(r.penalty or 0) + 5) for r in current
         )
-        games_store.correct_round(newest, 1, moved, version=None)
+        corrected(games_service.correct_round(newest, 1, typed(moved), version=None))
     one = once(get(client, view))
     with app.test_request_context("/"):
-        oldest = games_store.load(ids[0])
+        oldest = game_queries.load(ids[0])
         assert oldest is not None
         current = oldest.game.rounds[-1].results
         out = next(seat for seat, r in enumerate(current) if r.went_out)
@@ -132,7 +142,8 @@ def run(name: str, url: str, games: int, repeat: int) -> bool:
             SeatResult(penalty=held + 10) if seat == out else r for seat, r in enumerate(current)
         ]
         swapped[(out + 1) % 4] = SeatResult(went_out=True)
-        games_store.correct_round(ids[0], len(oldest.game.rounds), swapped, version=None)
+        last = len(oldest.game.rounds)
+        corrected(games_service.correct_round(ids[0], last, typed(swapped), version=None))
     everything = once(get(client, view))
     print(f"{'after a round of the newest game (1 record)':46} {one:>9.1f} ms")
     print(f"{'after correcting the oldest game (re-rate all)':46} {everything:>9.1f} ms")

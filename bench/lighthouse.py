@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 from bench.common import serve
-from referee.engine.game import Game, SeatResult
+from referee.engine.game import SeatResult
 from referee.web import create_app
-from referee.web.games import store
+from referee.web.games import service
 from referee.web.games.links import edit_url, view_url
 
 LIGHTHOUSE = Path.home() / ".cache/rummy-node/node_modules/.bin/lighthouse"
@@ -42,13 +42,15 @@ PLAYERS = ["Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L."]
 
 
 def games(rounds: int) -> tuple[str, str]:
-    stored, token = store.create(Game.start("contract", PLAYERS), lang="en")
+    started = service.start("contract", PLAYERS, lang="en")
+    assert isinstance(started, service.Created)
     for number in range(1, rounds + 1):
         out = SeatResult(went_out=True)
         held = 60 if number == 7 else 0  # round 7: the others still hold the whole deal
-        results = [out, *(SeatResult(penalty=held + p) for p in (20, 35, 5))]
-        stored = store.enter_round(stored.id, number, results, version=None)
-    return stored.id, token
+        typed = service.Typed.read([out, *(SeatResult(penalty=held + p) for p in (20, 35, 5))])
+        saved = service.enter_round(started.stored.id, number, typed, version=None)
+        assert isinstance(saved, service.Saved)
+    return started.stored.id, started.token
 
 
 def run(lighthouse: Path, url: str, dark: bool) -> dict[str, int]:

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flask.testing import FlaskClient
 
 from bench.common import timed
-from referee.engine.game import Game, SeatResult
+from referee.engine.game import SeatResult
 from referee.web import create_app
-from referee.web.games import store
+from referee.web.games import queries, service
 
 OUT = SeatResult(went_out=True)
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -34,15 +34,21 @@ PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 def new_game(corrections: int) -> tuple[str, str]:
     """A game three rounds in; then round 2 corrected `corrections` times."""
-    stored, token = store.create(Game.start("contract", PLAYERS), lang="en")
+    started = service.start("contract", PLAYERS, lang="en")
+    assert isinstance(started, service.Created)
+    game_id = started.stored.id
     for number in range(1, 4):
         results = [OUT, SeatResult(penalty=20), SeatResult(penalty=35), SeatResult(penalty=5)]
-        stored = store.enter_round(stored.id, number, results, version=None)
+        saved(service.enter_round(game_id, number, service.Typed.read(results), version=None))
     for index in range(corrections):
         points = 10 + 5 * (index % 2)  # alternate between 10 and 15
         results = [OUT, SeatResult(penalty=points), SeatResult(penalty=35), SeatResult(penalty=5)]
-        stored = store.correct_round(stored.id, 2, results, version=None)
-    return stored.id, token
+        saved(service.correct_round(game_id, 2, service.Typed.read(results), version=None))
+    return game_id, started.token
+
+
+def saved(result: object) -> None:
+    assert isinstance(result, service.Saved), result
 
 
 def get(client: FlaskClient, url: str, status: int = 200, **headers: str) -> Callable[[], int]:
@@ -69,7 +75,7 @@ def main() -> None:
     with app.test_request_context("/"):
         fresh_id, fresh_token = new_game(0)
         long_id, long_token = new_game(1000)
-        history = len(store.history(long_id))
+        history = len(queries.history(long_id))
     print(f"database: {url.split('://')[0]}; the long game has {history} changes\n")
 
     rows = [

@@ -19,7 +19,8 @@ from referee.cli import main
 from referee.web import create_app
 from referee.web.backup import BackupError, restore
 from referee.web.database import database
-from referee.web.games import store
+from referee.web.games import queries
+from referee.web.games.values import SeatResultJSON, data
 
 
 def _play(client: Any) -> list[dict[str, Any]]:
@@ -58,18 +59,31 @@ def _play(client: Any) -> list[dict[str, Any]]:
     return games
 
 
+def _rows(tables: dict[str, Any], name: str) -> list[list[Any]]:
+    rows: list[list[Any]] = tables[name]["rows"]
+    return rows
+
+
 def _state(app: Flask, game_id: str) -> dict[str, Any]:
     with app.test_request_context():
-        found = store.load(game_id)
+        found = queries.load(game_id)
         assert found is not None
         history = [
-            (e.version, e.change.action.value, e.change.round, e.undone, e.at.isoformat())
-            for e in store.history(game_id)
+            (e.version, e.change.action.value, e.change.round, e.at.isoformat())
+            for e in queries.history(game_id)
         ]
+        # what an undo and a restore would take back: the history's links survive too
+        undo, restore = found.game.undoable, found.game.restorable
+        links = (undo and undo.version, restore and restore.version)
     client = app.test_client()
     answer = client.get(f"/api/v1/games/{game_id}").get_json()
     answer.pop("view_url")
-    return {"game": answer, "history": history, "created": found.created_at.isoformat()}
+    return {
+        "game": answer,
+        "history": history,
+        "links": links,
+        "created": found.created_at.isoformat(),
+    }
 
 
 def _empty_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
@@ -112,6 +126,18 @@ def test_a_backup_restores_the_same_games_and_the_old_edit_links_still_edit(
     assert document["format"] == "rummy-referee-backup" and document["schema_revision"]
     assert len(document["tables"]["games"]["rows"]) == 3
     assert not any(game["edit_token"] in backup.read_text() for game in games)  # hashes only
+    # A game's rounds and history are in the one shape of a seat's result (games/values.py).
+    tables = document["tables"]
+    kept = [
+        row[tables["game_rounds"]["columns"].index("results")]
+        for row in _rows(tables, "game_rounds")
+    ]
+    for column in ("before", "after"):
+        index = tables["game_changes"]["columns"].index(column)
+        kept.extend(row[index] for row in _rows(tables, "game_changes") if row[index] is not None)
+    seats = [seat for results in kept for seat in results]
+    assert len(seats) > 30
+    assert all(data(SeatResultJSON.model_validate(seat)) == seat for seat in seats)
 
     url = _empty_database(target, tmp_path, request)
     monkeypatch.setenv("DATABASE_URL", url)

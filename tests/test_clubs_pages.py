@@ -13,7 +13,7 @@ import pytest
 from club_fixture import FIXTURE, new_club, play_in_club
 from flask.testing import FlaskClient
 
-from referee.web.games import store as games_store
+from referee.web.games import queries as game_queries
 
 
 def _found(client: FlaskClient, name: str = "Family") -> tuple[str, str]:
@@ -203,7 +203,7 @@ def test_the_game_pages_chart_table_holds_the_running_totals(
     header, *rows = _chart_table(html, "totals-chart")
     assert header == ["Round", "Ann", "Bo", "Cy"]
     with client.application.app_context():
-        stored = games_store.load(game["id"])
+        stored = game_queries.load(game["id"])
         assert stored is not None
         totals = stored.game.running_totals()
     assert [[int(cell) for cell in row[1:]] for row in rows] == [list(t) for t in totals]

@@ -3,7 +3,7 @@ enters, corrections and undos. No Flask here: `referee.engine.game` is pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from hypothesis import given, settings
@@ -218,7 +218,7 @@ def test_rule_undo_after_a_correction_restores_exactly_the_state_before_it() -> 
     assert corrected.change == Change(
         Action.EDIT, 1, before.rounds[0].results, corrected.game.rounds[0].results
     )
-    undone = corrected.game.undo(corrected.change)
+    undone = corrected.game.undo()
     assert undone.game.rounds == before.rounds
     assert undone.game.standings == before.standings
     assert undone.game.version == before.version + 2  # the correction and the undo
@@ -229,52 +229,72 @@ def test_rule_undo_takes_back_only_the_newest_change() -> None:
     game = contract_game()
     first = game.enter_round(1, [OUT, held(20), held(25)])
     second = first.game.enter_round(2, [OUT, held(20), held(25)])
+    assert second.game.undoable is not None and second.game.undoable.change == second.change
+    undone = second.game.undo()
+    assert undone.game.rounds == first.game.rounds
+    # then the change before it: an undo is not itself undone
+    assert undone.game.undoable is not None and undone.game.undoable.change == first.change
+    assert undone.game.undo().game.rounds == ()
     with pytest.raises(GameRefused) as caught:
-        second.game.undo(first.change)
-    assert reasons_of(caught) == [("not_the_last_change", None, None)]
-    with pytest.raises(GameRefused) as caught:
-        game.undo(None)
+        game.undo()
     assert reasons_of(caught) == [("nothing_to_undo", None, None)]
-    assert not game.can_undo(None) and second.game.can_undo(second.change)
+    assert not game.can_undo() and second.game.can_undo()
+
+
+def test_a_history_out_of_step_with_the_rounds_takes_nothing_back() -> None:
+    """A history whose newest change is not what the rounds show (storage gone wrong) is
+    refused, never applied."""
+    first = contract_game().enter_round(1, [OUT, held(20), held(25)])
+    second = first.game.enter_round(2, [OUT, held(20), held(25)])
+    out_of_step = replace(first.game, history=second.game.history)
+    with pytest.raises(GameRefused) as caught:
+        out_of_step.undo()
+    assert reasons_of(caught) == [("not_the_last_change", None, None)]
+    undone = second.game.undo()
+    with pytest.raises(GameRefused) as caught:
+        replace(second.game, history=undone.game.history).redo()
+    assert reasons_of(caught) == [("cannot_restore", None, None)]
 
 
 def test_rule_restore_puts_back_what_an_undo_took() -> None:
     game = contract_game()
     game = game.enter_round(1, [OUT, held(20), held(25)]).game
     entered = game.enter_round(2, [held(15), OUT, held(40)])
-    undone = entered.game.undo(entered.change)
+    undone = entered.game.undo()
     assert len(undone.game.rounds) == 1
-    restored = undone.game.redo(undone.change)
+    restored = undone.game.redo()
     assert restored.game.rounds == entered.game.rounds
     assert restored.change == Change(Action.REDO, 2, None, entered.change.after)
     assert restored.game.version == entered.game.version + 2
     # a restored round is the newest change: undo takes it back again
-    again = restored.game.undo(restored.change)
+    again = restored.game.undo()
     assert again.game.rounds == undone.game.rounds
+    assert not restored.game.can_redo()  # restored once: nothing more to restore
 
 
 def test_rule_restore_puts_back_an_undone_correction() -> None:
     game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
     corrected = game.correct_round(1, [OUT, held(30), held(25)])
-    undone = corrected.game.undo(corrected.change)
+    undone = corrected.game.undo()
     assert undone.game.rounds[0].scores == (0, 20, 25)
-    restored = undone.game.redo(undone.change)
+    restored = undone.game.redo()
     assert restored.game.rounds[0].scores == (0, 30, 25)
     assert restored.change.before == game.rounds[0].results
 
 
-def test_rule_restore_only_an_undo_whose_round_is_as_it_left_it() -> None:
+def test_rule_restore_only_an_undo_nothing_came_after() -> None:
     game = contract_game().enter_round(1, [OUT, held(20), held(25)]).game
     entered = game.enter_round(2, [held(15), OUT, held(40)])
-    undone = entered.game.undo(entered.change)
+    undone = entered.game.undo()
     moved_on = undone.game.enter_round(2, [OUT, held(5), held(5)]).game
     with pytest.raises(GameRefused) as caught:
-        moved_on.redo(undone.change)
-    assert reasons_of(caught) == [("cannot_restore", None, None)]
-    with pytest.raises(GameRefused) as caught:
-        undone.game.redo(entered.change)  # not an undo
+        moved_on.redo()  # round 2 was entered again since
     assert reasons_of(caught) == [("nothing_to_restore", None, None)]
-    assert not undone.game.can_redo(None) and undone.game.can_redo(undone.change)
+    with pytest.raises(GameRefused) as caught:
+        entered.game.redo()  # the newest change is no undo
+    assert reasons_of(caught) == [("nothing_to_restore", None, None)]
+    assert not entered.game.can_redo() and undone.game.can_redo()
+    assert undone.game.restorable is not None and undone.game.restorable.change == undone.change
 
 
 def test_rule_a_round_that_scores_as_the_one_before_is_a_repeat() -> None:
@@ -347,7 +367,8 @@ def test_rule_ties_still_equal_after_the_last_round_share_the_win() -> None:
 
 @dataclass
 class Kept:
-    """What the store keeps of a game: its history, with each change's undone mark."""
+    """The rule undo and restore follow, kept the plain way: every change with a mark once it
+    is taken back (what the store kept before the game knew its history)."""
 
     changes: list[tuple[Change, bool]] = field(default_factory=list)
 
@@ -425,12 +446,12 @@ def test_property_totals_are_the_sums_of_rounds_and_each_change_adds_one_version
             if not game.can_correct_round(target, results):
                 continue
             step = game.correct_round(target, results)
-        elif kind == "undo" and kept.last_undoable() is not None:
-            step = game.undo(kept.last_undoable())
-        elif kind == "redo" and kept.last_restorable() is not None:
+        elif kind == "undo" and game.can_undo():
+            step = game.undo()
+        elif kind == "redo" and game.can_redo():
             undone = kept.last_restorable()
             assert undone is not None
-            step = game.redo(undone)
+            step = game.redo()
             # what the undo took is back, exactly
             assert step.game.rounds[: undone.round - 1] == game.rounds[: undone.round - 1]
             assert step.game.rounds[undone.round - 1].results == undone.before
@@ -443,6 +464,11 @@ def test_property_totals_are_the_sums_of_rounds_and_each_change_adds_one_version
             assert game.standings.totals[seat] == sum(r.scores[seat] for r in game.rounds)
         assert [r.number for r in game.rounds] == list(range(1, len(game.rounds) + 1))
         assert game.version == 1 + len(kept.changes)
+        # the engine's history decides as a store marking each change undone would
+        assert (game.undoable and game.undoable.change) == kept.last_undoable()
+        assert (game.restorable and game.restorable.change) == kept.last_restorable()
+        assert game.can_undo() == (kept.last_undoable() is not None)
+        assert game.can_redo() == (kept.last_restorable() is not None)
 
 
 @settings(max_examples=100, deadline=None)
@@ -456,10 +482,11 @@ def test_property_undoing_everything_gives_back_the_new_game(
         step = game.enter_round(number, in_round(number, results))
         kept.record(step.change)
         game = step.game
-    while (last := kept.last_undoable()) is not None:
-        step = game.undo(last)
+    while game.can_undo():
+        step = game.undo()
         kept.record(step.change)
         game = step.game
+    assert kept.last_undoable() is None
     assert game.rounds == () and game.standings == start.standings
     assert game.version == start.version + 2 * len(rounds)
 
@@ -493,3 +520,12 @@ def test_results_are_kept_as_the_hand_lies_and_a_seat_out_holds_nothing() -> Non
     with pytest.raises(GameRefused) as caught:
         step.game.correct_round(1, again)
     assert reasons_of(caught) == [("nothing_changed", None, "results")]
+
+
+def test_a_round_entered_as_these_results_whichever_way_they_were_written() -> None:
+    entered = [OUT, held(20), SeatResult(cards=parse_cards("JK 5H"))]
+    game = contract_game().enter_round(1, entered).game
+    assert game.entered_as(1, [OUT, held(20), SeatResult(cards=parse_cards("JK=5D 5H"))])
+    assert not game.entered_as(1, [OUT, held(25), SeatResult(cards=parse_cards("JK 5H"))])
+    assert not game.entered_as(2, [OUT, held(20), held(20)])  # not entered yet
+    assert not game.entered_as(1, [OUT, held(20)])  # not the table's seats

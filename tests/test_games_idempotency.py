@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.web.games import store
+from referee.web.games import queries
 
 
 def _create(client: FlaskClient) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _headers(game: dict[str, Any], key: str | None = None) -> dict[str, str]:
 
 def _rounds(app: Flask, game_id: str) -> int:
     with app.test_request_context("/"):
-        return len(store.load(game_id).game.rounds)
+        return len(queries.load(game_id).game.rounds)
 
 
 @pytest.mark.usefixtures("database_url")

@@ -10,7 +10,7 @@ from typing import Any
 import brotli
 from flask.testing import FlaskClient
 
-from referee.web.games import store
+from referee.web.games import queries
 
 
 def _start(client: FlaskClient, names: list[str], variant: str = "contract", **extra: str) -> str:
@@ -80,7 +80,7 @@ def test_start_with_a_custom_contract_table(client: FlaskClient) -> None:
     location = _start(client, ["Ann", "Bo", "Cy"], **data)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = store.load(game_id).game
+        game = queries.load(game_id).game
     assert str(game.variant.contracts[6]) == "4 runs of 3"
     assert game.variant.last_round_goes_out and len(game.variant.contracts) == 7
     assert set(game.house_rules) == {"contracts", "deal"}
@@ -236,7 +236,7 @@ def test_a_stale_new_round_stays_on_its_round_beside_the_one_saved(client: Flask
     again = _form_values(page)
     assert client.post(location + "/rounds/1", data=again).status_code == 303
     with client.application.test_request_context("/"):
-        game = store.load(location.split("/")[2]).game
+        game = queries.load(location.split("/")[2]).game
     assert [r.scores for r in game.rounds] == [(45, 0, 10)]
 
 
@@ -246,7 +246,7 @@ def test_a_stale_new_round_saved_the_same_way_is_simply_saved(client: FlaskClien
     assert client.post(location + "/rounds", data=first).status_code == 303
     assert client.post(location + "/rounds", data=first).status_code == 303  # the same, again
     with client.application.test_request_context("/"):
-        assert len(store.load(location.split("/")[2]).game.rounds) == 1
+        assert len(queries.load(location.split("/")[2]).game.rounds) == 1
 
 
 def test_a_stale_new_round_nobody_saved_stays_the_round_to_enter(client: FlaskClient) -> None:
@@ -296,7 +296,7 @@ def test_switching_variant_without_javascript_shows_its_own_rules(client: FlaskC
     location = _start(client, ["You", "Ada", "Bo"], **shown)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = store.load(game_id).game
+        game = queries.load(game_id).game
     assert game.house_rules == {} and game.variant.target == 100
 
 
@@ -331,7 +331,7 @@ def test_the_first_dealer_is_the_name_in_the_chosen_seat(client: FlaskClient) ->
     location = _start(client, ["Ann", "", "Cy", "Dee"], first_dealer="2")  # the 3rd seat: Cy
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = store.load(game_id).game
+        game = queries.load(game_id).game
     assert game.players == ("Ann", "Cy", "Dee") and game.first_dealer == 1
     # An empty seat chosen (a page the names were typed on after): asked again, by name
     data = {"variant": "contract", "first_dealer": "5", "lang": "en", "start": "1"}
@@ -362,7 +362,7 @@ def test_a_stale_correction_takes_the_other_phones_going_out(client: FlaskClient
     again = _form_values(page)
     assert client.post(location + "/rounds/1", data=again).status_code == 303
     with client.application.test_request_context("/"):
-        game = store.load(location.split("/")[2]).game
+        game = queries.load(location.split("/")[2]).game
     assert game.rounds[0].scores == (15, 0, 25)
 
 
@@ -377,7 +377,7 @@ def test_a_round_entered_by_cards_is_corrected_by_its_cards(client: FlaskClient)
     fixed["seats-1-cards"] = "5H"
     assert client.post(location + "/rounds/1", data=fixed).status_code == 303
     with client.application.test_request_context("/"):
-        game = store.load(location.split("/")[2]).game
+        game = queries.load(location.split("/")[2]).game
     assert game.rounds[0].scores == (0, 5, 10)
 
 
@@ -399,3 +399,46 @@ def _form_values(html: str) -> dict[str, str]:
     for name, text in re.findall(r'<textarea[^>]*name="([^"]+)"[^>]*>([^<]*)</textarea>', form):
         data[name] = unescape(text.strip())
     return data
+
+
+def test_nothing_is_written_while_a_game_is_read(client: FlaskClient) -> None:
+    """Every GET of the games (pages, the polled table, files, QR codes, the API) only reads:
+    nothing derived is kept on the way, whatever the game's history."""
+    from sqlalchemy import event
+
+    from referee.web.database import database
+
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    for number in (1, 2):
+        points = {"seats-1-penalty": str(20 + 5 * number), "seats-2-penalty": "30"}
+        data = _round_data(number, number, "0", **points)
+        assert client.post(location + "/rounds", data=data).status_code == 303
+    client.post(location + "/undo", data={"version": "3"})
+    game_id, token = location.split("/")[2], location.split("/")[4]
+    values = {"game_id": game_id, "token": token, "number": 1}
+    app = client.application
+    reads = sorted(
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if (rule.endpoint.startswith(("games.", "games_api.")) or "game_id" in rule.arguments)
+        and "GET" in (rule.methods or ())
+        and set(rule.arguments) <= set(values)
+    )
+    assert "/games/<game_id>/sheet.pdf" in reads and len(reads) >= 12
+    writes: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE"):
+            writes.append(statement)
+
+    engine = database(app).engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        for rule in reads:
+            path = rule
+            for name, value in values.items():
+                path = re.sub(rf"<(?:[a-z]+:)?{name}>", str(value), path)
+            assert client.get(path).status_code in (200, 204), path
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert writes == []

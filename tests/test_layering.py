@@ -50,3 +50,22 @@ def test_engine_sources_never_name_the_web_layer() -> None:
         if any(word in path.read_text() for word in ("referee.web", "from flask", "import flask"))
     ]
     assert offenders == []
+
+
+def test_games_import_no_club() -> None:
+    """Clubs know games; games know no club: a club registers its answer to a new game that
+    names it (`games.api.file_games_with`) and files its games through `service.Filing`."""
+    import ast
+
+    offenders = []
+    for path in (ROOT / "referee" / "web" / "games").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name.startswith(("referee.web.clubs", "..clubs")) for name in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.engine.game import Game, SeatResult
-from referee.web.games import store
+from referee.web.games import service
 from referee.web.games.links import edit_url
 
 
@@ -29,11 +29,14 @@ def get(client: FlaskClient, **query: str) -> tuple[int, str]:
 def stored_game(app: Flask, variant: str, players: list[str], rounds: int = 0) -> str:
     game = Game.start(variant, players)
     with app.test_request_context("/"):
-        stored, _token = store.create(game, lang="en")
+        created = service.create(game, lang="en")
+        assert isinstance(created, service.Created)
         for number in range(1, rounds + 1):
             results = [SeatResult(went_out=True)] + [SeatResult(penalty=20)] * (len(players) - 1)
-            stored = store.enter_round(stored.id, number, results, version=stored.game.version)
-    return stored.id
+            typed = service.Typed.read(results)
+            saved = service.enter_round(created.stored.id, number, typed, version=None)
+            assert isinstance(saved, service.Saved)
+    return created.stored.id
 
 
 # -- /referee ------------------------------------------------------------------------------------
@@ -140,8 +143,9 @@ def test_round_form_offers_the_stock_running_out_only_where_it_can(client: Flask
     assert 'value="none"' not in rummy and "stock ran out" not in rummy
     game = Game.start("contract", ["Ann", "Bo", "Cy"], house_rules={"stock_reshuffles": 0})
     with client.application.test_request_context("/"):
-        stored, token = store.create(game, lang="en")
-        url = edit_url(stored.id, token)
+        created = service.create(game, lang="en")
+        assert isinstance(created, service.Created)
+        url = edit_url(created.stored.id, created.token)
     page = client.get(url).get_data(as_text=True)
     assert "Nobody went out: the stock ran out, everyone scores their hand" in page
 

@@ -378,14 +378,17 @@ def test_the_link_to_a_check_reproduces_it(client: FlaskClient) -> None:
 
 def test_the_game_at_hand_sets_variant_round_and_shoe(app: Flask, client: FlaskClient) -> None:
     from referee.engine.game import Game, SeatResult
-    from referee.web.games import store
+    from referee.web.games import service
 
     game = Game.start("zioncheck-nl", ["Ann", "Bo", "Cy"], house_rules={"max_set_size": 3})
     results = [SeatResult(went_out=True), SeatResult(penalty=25), SeatResult(penalty=10)]
     with app.test_request_context("/"):
-        stored, _token = store.create(game, lang="en")
-        store.enter_round(stored.id, 1, results, version=stored.game.version)
-    game_id = stored.id
+        created = service.create(game, lang="en")
+        assert isinstance(created, service.Created)
+        typed = service.Typed.read(results)
+        saved = service.enter_round(created.stored.id, 1, typed, version=game.version)
+        assert isinstance(saved, service.Saved)
+    game_id = created.stored.id
     status, html = get(client, game=game_id, check="solve")
     assert status == 200
     assert re.search(r'<option value="zioncheck-nl" selected', html)

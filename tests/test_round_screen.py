@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from referee.web.games import store
+from referee.web.games import queries
 
 
 def _start(client: FlaskClient, names: list[str], **extra: Any) -> str:
@@ -24,7 +24,7 @@ def _round(version: int, number: int, out: str, **fields: str) -> dict[str, str]
 
 def _game(client: FlaskClient, location: str) -> Any:
     with client.application.test_request_context("/"):
-        return store.load(location.split("/")[2]).game
+        return queries.load(location.split("/")[2]).game
 
 
 def test_every_problem_at_once_under_its_field_and_in_the_summary(client: FlaskClient) -> None:
@@ -127,7 +127,7 @@ def test_a_rematch_starts_the_same_table_with_the_next_dealer(client: FlaskClien
     assert again.players == ("Ann", "Bo", "Cy") and again.first_dealer == 2  # after Bo: Cy
     assert again.house_rules == {"buying": True} and again.rounds == ()
     with client.application.test_request_context("/"):
-        assert store.load(answer.headers["Location"].split("/")[2]).lang == "de"
+        assert queries.load(answer.headers["Location"].split("/")[2]).lang == "de"
     assert client.post("/games/nope-nope-nope-nope-nope/rematch").status_code == 404
 
 
@@ -254,3 +254,42 @@ def test_the_theme_switch_remembers_the_choice(client: FlaskClient) -> None:
     assert client.get_cookie("theme") is None
     assert client.get("/theme/purple").status_code == 404
     assert client.get("/theme/dark?next=https://elsewhere.example/").headers["Location"] == "/"
+
+
+JSON = {"Accept": "application/json"}
+
+
+def test_a_round_form_asked_for_json_says_its_refusal_as_the_api_does(
+    client: FlaskClient,
+) -> None:
+    """What the offline outbox asks for: a refusal's reasons as JSON (`error`, `errors`, each
+    with its message, player and field), a save as a plain form's (on to the game's page)."""
+    location = _start(client, ["Ann", "Bo", "Cy"])
+    bad = _round(1, 1, "", **{"seats-1-penalty": "abc", "seats-2-cards": "7H ZZ"})
+    answer = client.post(location + "/rounds", data=bad, headers=JSON)
+    assert answer.status_code == 400 and answer.mimetype == "application/json"
+    errors = answer.get_json()["errors"]
+    assert answer.get_json()["error"] == errors[0]
+    assert [(e["code"], e.get("player"), e.get("field")) for e in errors] == [
+        ("mark_who_went_out", None, "went_out"),  # in the order of the page, as its summary
+        ("no_penalty", "Ann", "penalty"),
+        ("bad_input", "Bo", "penalty"),  # the field's own error: "abc" is no number
+        ("bad_card", "Cy", "cards"),
+    ]
+    assert all(e["message"] for e in errors) and "ZZ" in errors[-1]["message"]
+    first = _round(1, 1, "0", **{"seats-1-penalty": "25", "seats-2-penalty": "30"})
+    saved = client.post(location + "/rounds", data=first, headers=JSON)
+    assert saved.status_code == 303 and saved.headers["Location"].endswith(location)
+    # Another phone's entry of the same round, from the version before: the round is taken.
+    other = _round(1, 1, "1", **{"seats-0-penalty": "15", "seats-2-penalty": "30"})
+    stale = client.post(location + "/rounds", data=other, headers=JSON)
+    assert stale.status_code == 409
+    assert stale.get_json()["error"]["message"] == "Round 1 was saved on another phone"
+    # Nothing to restore, and a page that is not the game's: JSON too.
+    nothing = client.post(location + "/restore", data={"version": "2"}, headers=JSON)
+    assert nothing.status_code == 400
+    assert nothing.get_json()["error"]["code"] == "nothing_to_restore"
+    wrong = client.post(location.replace("/edit/", "/edit/x") + "/rounds", data=first, headers=JSON)
+    assert wrong.status_code == 403 and wrong.get_json()["error"]["code"] == "forbidden"
+    # Without asking, the same refusal is the round screen.
+    assert client.post(location + "/restore", data={"version": "2"}).mimetype == "text/html"

@@ -3,8 +3,9 @@
 `Game` is a frozen state. Every operation a table performs on it comes as pokerkit's trio:
 `verify_x()` raises `GameRefused` with every reason at once (each naming its seat and field),
 `can_x()` answers yes or no, and `x()` returns a `Step`: the next state and the `Change` that
-the history keeps. Undo is given the newest change not yet taken back, and takes it back;
-redo (a table's "Restore") is given that undo, and puts back what it took.
+the history keeps. The game knows its history (python-chess keeps its move stack in the board):
+undo takes back the newest change not yet taken back, and redo (a table's "Restore") puts back
+what the newest undo took, if nothing changed since. Storage only keeps what the engine decided.
 
 Glossary: a *seat* is a player's place at the table (0-based, in seat order); a *round* is one
 deal with its contract (a game without contracts counts deals); a *result* is how a seat's
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .cards import Card
 from .errors import Params, RefereeError
@@ -156,6 +157,100 @@ class Step:
     game: Game
     change: Change
 
+    @property
+    def logged(self) -> Logged:
+        """The change as the history keeps it (what storage writes)."""
+        newest = self.game.history.newest
+        assert newest is not None  # every step is the newest change of its game
+        return newest
+
+
+# -- the history ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Logged:
+    """A change as a game's history keeps it, named by the version it made.
+
+    `next_undo` links the history into the stack undo works on (the version of a change):
+    for a change an undo may take back (a round entered, corrected or restored), the change an
+    undo took back before it was made, the one under it; for an undo, the one the next undo
+    takes back. So what an undo takes back, and what it takes back after that, is always one
+    lookup away, however long the history.
+    """
+
+    version: int
+    change: Change
+    next_undo: int | None
+
+
+class Log(Protocol):
+    """A game's changes by the version they made: in memory, or read from storage when asked."""
+
+    def __getitem__(self, version: int, /) -> Logged: ...
+
+
+class _NoChanges:
+    def __getitem__(self, version: int, /) -> Logged:
+        raise KeyError(version)
+
+
+class _Chain:
+    """A history kept in memory: the newest change on top of the ones before (shared, never
+    copied: a game's every state keeps its own history at the cost of one link)."""
+
+    def __init__(self, logged: Logged, before: Log) -> None:
+        self._logged = logged
+        self._before = before
+
+    def __getitem__(self, version: int, /) -> Logged:
+        link: Log = self
+        while isinstance(link, _Chain):
+            if link._logged.version == version:
+                return link._logged
+            link = link._before
+        return link[version]
+
+
+@dataclass(frozen=True)
+class History:
+    """What undo and restore act on: the newest change, and every change by its version (`log`).
+
+    Undo takes back the newest change not yet taken back, undos aside (a restore is a change
+    like any other); restore takes back the newest change when it is an undo.
+    """
+
+    newest: Logged | None = None
+    log: Log = field(default_factory=_NoChanges)
+
+    @property
+    def undo_version(self) -> int | None:
+        """The version of the change an undo takes back (None: nothing left to undo)."""
+        newest = self.newest
+        if newest is None or newest.change.action is Action.UNDO:
+            return None if newest is None else newest.next_undo
+        return newest.version
+
+    @property
+    def undoable(self) -> Logged | None:
+        """The change an undo takes back."""
+        version = self.undo_version
+        newest = self.newest
+        if version is None or newest is None:
+            return None
+        return newest if newest.version == version else self.log[version]
+
+    @property
+    def restorable(self) -> Logged | None:
+        """The undo a restore takes back: the newest change, when it is an undo."""
+        newest = self.newest
+        return newest if newest is not None and newest.change.action is Action.UNDO else None
+
+    def then(self, change: Change, version: int, next_undo: int | None) -> History:
+        """The history with `change` (which made `version`) as its newest."""
+        logged = Logged(version, change, next_undo)
+        return History(logged, _Chain(logged, self.log))
+
 
 # -- players ----------------------------------------------------------------------------------
 
@@ -237,7 +332,9 @@ class Game:
     """A game's state: the variant as the table plays it, the seats, the rounds, the version.
 
     `house_rules` are the overrides as the table gave them (they make `variant` from the
-    registered variant, and go into exports). `version` grows by one with every change.
+    registered variant, and go into exports). `version` grows by one with every change, and
+    `history` keeps the changes (two games are equal by their state of play, whatever their
+    histories).
     """
 
     variant: Variant
@@ -246,6 +343,7 @@ class Game:
     first_dealer: int = 0
     rounds: tuple[Round, ...] = ()
     version: int = 1
+    history: History = field(default_factory=History, compare=False, repr=False)
 
     # -- starting ------------------------------------------------------------------------
 
@@ -305,6 +403,7 @@ class Game:
         first_dealer: int,
         results: Sequence[Sequence[SeatResult]],
         version: int,
+        history: History | None = None,
     ) -> Game:
         """A game read back from storage: its rounds were verified when they were entered."""
         game = cls(
@@ -315,14 +414,7 @@ class Game:
             version=version,
         )
         rounds = tuple(game._scored(n, tuple(r)) for n, r in enumerate(results, start=1))
-        return cls(
-            variant=variant,
-            house_rules=dict(house_rules),
-            players=tuple(players),
-            first_dealer=first_dealer,
-            rounds=rounds,
-            version=version,
-        )
+        return replace(game, rounds=rounds, history=history or History())
 
     # -- where the game stands -----------------------------------------------------------
 
@@ -409,12 +501,19 @@ class Game:
         scored = self._scored(number, _settled(self.variant, results))
         return (scored.scores, scored.went_out) == (previous.scores, previous.went_out)
 
+    def entered_as(self, number: int, results: Sequence[SeatResult]) -> bool:
+        """Whether round `number` is entered with exactly these results (a hand given by its
+        cards or by its points alike, as the round keeps them)."""
+        if not 1 <= number <= len(self.rounds) or len(results) != len(self.players):
+            return False
+        return self.rounds[number - 1].results == _settled(self.variant, results)
+
     def enter_round(self, number: int, results: Sequence[SeatResult]) -> Step:
         """The game with round `number` entered."""
         self.verify_round(number, results)
         entered = self._scored(number, _settled(self.variant, results))
-        game = self._with(rounds=(*self.rounds, entered))
-        return Step(game, Change(Action.ADD, number, None, entered.results))
+        change = Change(Action.ADD, number, None, entered.results)
+        return self._stepped(change, (*self.rounds, entered))
 
     # -- correcting a round --------------------------------------------------------------
 
@@ -437,71 +536,88 @@ class Game:
         self.verify_correction(number, results)
         before = self.rounds[number - 1].results
         settled = _settled(self.variant, results)
-        game = self._with(rounds=self._replaced(number, settled))
-        return Step(game, Change(Action.EDIT, number, before, settled))
+        change = Change(Action.EDIT, number, before, settled)
+        return self._stepped(change, self._replaced(number, settled))
 
     # -- undo ----------------------------------------------------------------------------
 
-    def verify_undo(self, last: Change | None) -> None:
-        """GameRefused unless `last` (the newest change not yet taken back) can be taken back."""
+    @property
+    def undoable(self) -> Logged | None:
+        """The change an undo takes back: the newest one not yet taken back, undos aside."""
+        return self.history.undoable
+
+    @property
+    def restorable(self) -> Logged | None:
+        """The undo a restore takes back: the newest change, when it is an undo."""
+        return self.history.restorable
+
+    def verify_undo(self) -> None:
+        """GameRefused unless there is a change to take back, the rounds as it left them."""
+        last = self.undoable
         if last is None:
             raise _refuse("nothing_to_undo")
-        rounds = self.rounds
-        fits = last.action is not Action.UNDO and 1 <= last.round <= len(rounds)
-        if fits and last.before is None:  # a round added (entered, or restored): the last one
-            fits = last.round == len(rounds)
-        if not fits or rounds[last.round - 1].results != last.after:
-            raise _refuse("not_the_last_change", round=last.round)
+        change, rounds = last.change, self.rounds
+        fits = 1 <= change.round <= len(rounds)
+        if fits and change.before is None:  # a round added (entered, or restored): the last one
+            fits = change.round == len(rounds)
+        if not fits or rounds[change.round - 1].results != change.after:
+            raise _refuse("not_the_last_change", round=change.round)
 
-    def can_undo(self, last: Change | None) -> bool:
-        return _allowed(lambda: self.verify_undo(last))
+    def can_undo(self) -> bool:
+        return _allowed(self.verify_undo)
 
-    def undo(self, last: Change | None) -> Step:
-        """The game as it was before `last`."""
-        self.verify_undo(last)
+    def undo(self) -> Step:
+        """The game as it was before the newest change not yet taken back."""
+        self.verify_undo()
+        last = self.undoable
         assert last is not None
-        current = self.rounds[last.round - 1].results
-        if last.before is None:
+        taken = last.change
+        current = self.rounds[taken.round - 1].results
+        if taken.before is None:
             rounds = self.rounds[:-1]
         else:
-            rounds = self._replaced(last.round, last.before)
-        return Step(
-            self._with(rounds=rounds), Change(Action.UNDO, last.round, current, last.before)
-        )
+            rounds = self._replaced(taken.round, taken.before)
+        return self._stepped(Change(Action.UNDO, taken.round, current, taken.before), rounds, last)
 
     # -- redo ----------------------------------------------------------------------------
 
-    def verify_redo(self, undone: Change | None) -> None:
-        """GameRefused unless `undone` (the newest change, an undo not yet taken back) can be
-        taken back: the round is still as the undo left it, and what it took still fits."""
-        if undone is None or undone.action is not Action.UNDO or undone.before is None:
+    def verify_redo(self) -> None:
+        """GameRefused unless the newest change is an undo whose round is still as the undo left
+        it, and what it took still fits."""
+        undone = self.restorable
+        if undone is None or undone.change.before is None:
             raise _refuse("nothing_to_restore")
-        number = undone.round
-        if undone.after is None:
+        change = undone.change
+        number = change.round
+        if change.after is None:
             still = len(self.rounds) == number - 1
         else:
             still = 1 <= number <= len(self.rounds)
-            still = still and self.rounds[number - 1].results == undone.after
+            still = still and self.rounds[number - 1].results == change.after
         if not still:
             raise _refuse("cannot_restore", round=number)
-        if undone.after is None:
-            self.verify_round(number, undone.before)
+        assert change.before is not None
+        if change.after is None:
+            self.verify_round(number, change.before)
         else:
-            self.verify_correction(number, undone.before)
+            self.verify_correction(number, change.before)
 
-    def can_redo(self, undone: Change | None) -> bool:
-        return _allowed(lambda: self.verify_redo(undone))
+    def can_redo(self) -> bool:
+        return _allowed(self.verify_redo)
 
-    def redo(self, undone: Change | None) -> Step:
-        """The game with what `undone` took back put back."""
-        self.verify_redo(undone)
-        assert undone is not None and undone.before is not None
-        if undone.after is None:
-            rounds = (*self.rounds, self._scored(undone.round, undone.before))
+    def redo(self) -> Step:
+        """The game with what the newest undo took back put back."""
+        self.verify_redo()
+        undone = self.restorable
+        assert undone is not None
+        change = undone.change
+        put_back = change.before
+        assert put_back is not None
+        if change.after is None:
+            rounds = (*self.rounds, self._scored(change.round, put_back))
         else:
-            rounds = self._replaced(undone.round, undone.before)
-        change = Change(Action.REDO, undone.round, undone.after, undone.before)
-        return Step(self._with(rounds=rounds), change)
+            rounds = self._replaced(change.round, put_back)
+        return self._stepped(Change(Action.REDO, change.round, change.after, change.before), rounds)
 
     # -- the rules of a round ------------------------------------------------------------
 
@@ -603,15 +719,16 @@ class Game:
         rounds[number - 1] = self._scored(number, results)
         return tuple(rounds)
 
-    def _with(self, *, rounds: tuple[Round, ...]) -> Game:
-        return Game(
-            variant=self.variant,
-            house_rules=self.house_rules,
-            players=self.players,
-            first_dealer=self.first_dealer,
-            rounds=rounds,
-            version=self.version + 1,
-        )
+    def _stepped(
+        self, change: Change, rounds: tuple[Round, ...], taken_back: Logged | None = None
+    ) -> Step:
+        """The next state, its history grown by `change`: an undo (`taken_back` is what it took)
+        leaves what is under that change to the next undo; any other change goes on top."""
+        version = self.version + 1
+        under = self.history.undo_version if taken_back is None else taken_back.next_undo
+        history = self.history.then(change, version, under)
+        game = replace(self, rounds=rounds, version=version, history=history)
+        return Step(game, change)
 
 
 def _settled(variant: Variant, results: Sequence[SeatResult]) -> tuple[SeatResult, ...]:

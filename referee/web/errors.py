@@ -51,8 +51,13 @@ def _message(status: int) -> str:
 
 
 def wants_json() -> bool:
-    """API paths answer JSON, whatever went wrong."""
-    return request.path.startswith("/api/")
+    """API paths answer JSON, whatever went wrong; so does a request that asks for JSON rather
+    than a page (the offline outbox posting a form)."""
+    if request.path.startswith("/api/"):
+        return True
+    return request.accept_mimetypes.best_match(("text/html", "application/json")) == (
+        "application/json"
+    )
 
 
 def error_message(error: HTTPException) -> str:

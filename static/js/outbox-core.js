@@ -35,34 +35,24 @@
     return open().then(function (db) { return db.delete(STORE, id); });
   }
 
-  // The reasons a page of refusal gives, as plain text: the round screen's error summary, the
-  // conflict's title (a round saved on another phone), or its notice (undo refused, a key).
-  var SAID = [
-    /<div class="error-summary"[^>]*>[\s\S]*?<ul>([\s\S]*?)<\/ul>/,
-    /<section class="conflict"[^>]*>\s*<h3[^>]*>([\s\S]*?)<\/h3>/,
-    /<div class="notice"[^>]*>([\s\S]*?)<\/div>/,
-    /<section class="error-page"[^>]*>([\s\S]*?)<\/section>/
-  ];
-
-  function reasonsOf(html) {
-    var box = null;
-    SAID.some(function (pattern) { box = pattern.exec(html); return box; });
-    if (!box) { return ""; }
-    return box[1].replace(/<[^>]+>/g, " ").replace(/&#(\d+);/g, function (_m, code) {
-      return String.fromCharCode(parseInt(code, 10));
-    }).replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+  // The reasons of a refusal, as the server says them when asked for JSON (the API's shape:
+  // `error`, the first reason, and `errors`, every one, each with its `message`).
+  function reasonsOf(answer) {
+    var said = (answer && (answer.errors || (answer.error && [answer.error]))) || [];
+    return said.map(function (reason) { return reason.message; }).filter(Boolean).join(" ");
   }
 
   // Send one entry: its new state ("saved", "waiting" without signal or with the server
   // down, "refused" with the server's reason), and the address the server went on to.
+  // A saved entry is answered as a plain form would be (on to the game's page); a refusal,
+  // asked for as JSON, says its reasons.
   function send(entry) {
     var body = new URLSearchParams();
     entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     return global.fetch(entry.url, {
       method: "POST",
       body: body,
-      headers: { "Idempotency-Key": entry.key },
+      headers: { "Idempotency-Key": entry.key, "Accept": "application/json" },
       credentials: "same-origin",
       redirect: "follow"
     }).then(function (response) {
@@ -72,8 +62,8 @@
       if (response.status >= 500) {
         return { state: "waiting" };
       }
-      return response.text().then(function (html) {
-        return { state: "refused", reason: reasonsOf(html) || String(response.status) };
+      return response.json().then(reasonsOf, function () { return ""; }).then(function (reason) {
+        return { state: "refused", reason: reason || String(response.status) };
       });
     }, function () {
       return { state: "waiting" };

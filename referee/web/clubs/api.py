@@ -1,5 +1,6 @@
 """Clubs over JSON (SPEC.md "Clubs"): found one, read it and its stats; `POST /api/v1/games`
-files a game in a club with the club's bearer token (`create_game_in_club`).
+files a game in a club with the club's bearer token (`create_game_in_club`, which this module
+registers with the games API when the app is made: games never imports clubs).
 
 Bodies are read by the games' one reader into the models of `schemas.py`, which also describe
 the calls in the OpenAPI document. A refusal answers `error` (the first reason) and `errors`
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
@@ -20,6 +22,7 @@ from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.games import links as game_links
+from referee.web.games.api import file_games_with
 from referee.web.games.exports import game_json
 from referee.web.games.schemas import (
     NewGame,
@@ -148,6 +151,12 @@ def stats(club_id: str) -> ResponseReturnValue:
             raise GameRefused([reason(error.code, field="variant", **error.params)]) from None
     view = club_view(club, board_of(club.id), variant)
     return jsonify(stats_json(view))
+
+
+@api_bp.record_once
+def _file_new_games(state: BlueprintSetupState) -> None:
+    """`POST /api/v1/games` with `club` is answered here (games does not import clubs)."""
+    file_games_with(state.app, create_game_in_club)
 
 
 def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseReturnValue:

@@ -14,7 +14,8 @@ from referee.engine.game import GameRefused, name_key, reason
 from referee.engine.ratings import DEFAULT, Rating
 from referee.engine.records import PlayerStats
 from referee.web.core.languages import LANGUAGES
-from referee.web.games import store as games_store
+from referee.web.games import queries as game_queries
+from referee.web.games import service as games_service
 from referee.web.games.exports import read_export, results_json
 from referee.web.messages import describe_reason
 
@@ -101,7 +102,7 @@ def stats_json(view: ClubView) -> JSON:
 
 
 def _game_file(game: ClubGame) -> JSON | None:
-    stored = games_store.load(game.game_id)
+    stored = game_queries.load(game.game_id)
     if stored is None:
         return None
     played = stored.game
@@ -219,8 +220,9 @@ def import_club(data: Any, *, lang: str) -> tuple[StoredClub, str]:
     club, token = store.create(name, lang=str(language), members=members)
     now = datetime.now(UTC)
     for number, ((start, steps, game_lang), entry) in enumerate(zip(read, games, strict=True)):
-        stored, _game_token = games_store.create(start, lang=game_lang, steps=steps)
+        started = games_service.create(start, lang=game_lang, steps=steps)
+        assert isinstance(started, games_service.Created)  # nothing files it: nothing refuses
         played_at = _played_at(entry.get("date"), now + timedelta(microseconds=number))
-        club = store.file_game(club.id, stored.id, start.players, played_at=played_at)
+        club = store.file_game(club.id, started.stored.id, start.players, played_at=played_at)
     store.club_games_of(club.id)  # summed up and rated now, not on the first visit
     return club, token

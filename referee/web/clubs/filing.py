@@ -6,8 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sqlalchemy import Connection
+
 from referee.engine.game import Game, GameRefused, reason
-from referee.web.games import store as games_store
+from referee.web.games import queries as game_queries
+from referee.web.games import service as games_service
+from referee.web.games.queries import StoredGame
 
 from . import store
 from .store import StoredClub
@@ -21,7 +25,7 @@ def start_game(
     lang: str,
     house_rules: Mapping[str, Any] | None = None,
     first_dealer: Any = None,
-) -> tuple[games_store.StoredGame, str]:
+) -> tuple[StoredGame, str]:
     """A new game of the club (GameRefused with every reason it cannot start)."""
     if isinstance(players, Sequence) and not isinstance(players, str):
         players = store.canonical_names(club.members, players)
@@ -29,18 +33,25 @@ def start_game(
     return _file(club, game, lang=lang)
 
 
-def _file(club: StoredClub, game: Game, *, lang: str) -> tuple[games_store.StoredGame, str]:
+def _file(club: StoredClub, game: Game, *, lang: str) -> tuple[StoredGame, str]:
+    """The game kept and filed in the club in one transaction (the games service's)."""
     store.check_names(game.players)
     store.check_room(club, game.players)
-    stored, token = games_store.create(game, lang=lang)
-    store.file_game(club.id, stored.id, game.players, played_at=stored.created_at)
-    return stored, token
+
+    def filing(conn: Connection, stored: StoredGame) -> None:
+        players = stored.game.players
+        store.file_game_on(conn, club.id, stored.id, players, played_at=stored.created_at)
+
+    started = games_service.create(game, lang=lang, filing=filing)
+    if isinstance(started, games_service.Refused):
+        raise GameRefused(started.reasons)
+    return started.stored, started.token
 
 
-def rematch(club: StoredClub, last_game_id: str) -> tuple[games_store.StoredGame, str]:
+def rematch(club: StoredClub, last_game_id: str) -> tuple[StoredGame, str]:
     """The last table again, filed in the club (the engine's rematch: the same players in the
     same seats, variant and house rules; the first deal passes to the next seat)."""
-    last = games_store.load(last_game_id)
+    last = game_queries.load(last_game_id)
     if last is None:
         raise GameRefused([reason("no_game_to_rematch")])
     return _file(club, last.game.rematch(), lang=last.lang)

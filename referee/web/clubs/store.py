@@ -258,15 +258,20 @@ def file_game(
 ) -> StoredClub:
     """File a kept game in the club; its players who are not members become members."""
     with database().writing() as conn:
-        club = _lock(conn, club_id)
-        _add_members(conn, club_id, club.members, players)
-        conn.execute(
-            insert(club_games).values(
-                game_id=game_id, club_id=club_id, played_at=played_at, version=0
-            )
-        )
-        _touch(conn, club)
-        stored = _load(conn, club_id)
+        return file_game_on(conn, club_id, game_id, players, played_at=played_at)
+
+
+def file_game_on(
+    conn: Connection, club_id: str, game_id: str, players: Sequence[str], *, played_at: datetime
+) -> StoredClub:
+    """`file_game` on `conn`: in the transaction that keeps the game (the games service's)."""
+    club = _lock(conn, club_id)
+    _add_members(conn, club_id, club.members, players)
+    conn.execute(
+        insert(club_games).values(game_id=game_id, club_id=club_id, played_at=played_at, version=0)
+    )
+    _touch(conn, club)
+    stored = _load(conn, club_id)
     assert stored is not None
     return stored
 

@@ -25,7 +25,7 @@ def _game_language(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if isinstance(game_id, str) and endpoint and not endpoint.startswith(("games_api.", "api.")):
         # The page has usually loaded the game before its first word (access.game_or_404
         # keeps its language): asked only otherwise.
-        speak_by_default(lambda: g.get("game_language") or store.lang_of(game_id))
+        speak_by_default(lambda: g.get("game_language") or queries.lang_of(game_id))
 
 
-from . import chart, rounds, routes, store  # noqa: E402,F401
+from . import chart, queries, rounds, routes  # noqa: E402,F401

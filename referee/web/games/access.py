@@ -18,7 +18,7 @@ from flask import abort, current_app, g, session
 from referee.web.hosting import keep_private
 from referee.web.messages import describe
 
-from . import store
+from . import queries
 
 RECENT_KEY = "recent"
 #: What older versions kept, tokens in clear: read once, then sealed under RECENT_KEY.
@@ -27,26 +27,26 @@ _OLD_RECENT_KEY = "recent_games"
 RECENT_MAX = 8
 
 
-def game_or_404(game_id: str) -> store.StoredGame:
-    stored = store.load(game_id)
-    if stored is None:
-        abort(404, description=describe("game_not_found"))
-    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
-    return stored
+def editable_game(game_id: str, token: str) -> queries.StoredGame:
+    """The game, when `token` is its edit token (else a 404 or a 403)."""
+    editable_or_403(game_id, token)
+    return game_or_404(game_id)
 
 
 def editable_or_403(game_id: str, token: str) -> None:
     """A 404 for no such game, a 403 when `token` is not its edit token."""
-    if store.version_of(game_id) is None:
+    if queries.version_of(game_id) is None:
         abort(404, description=describe("game_not_found"))
-    if not store.check_token(game_id, token):
+    if not queries.check_token(game_id, token):
         abort(403)
 
 
-def editable_game(game_id: str, token: str) -> store.StoredGame:
-    """The game, when `token` is its edit token (else a 404 or a 403)."""
-    editable_or_403(game_id, token)
-    return game_or_404(game_id)
+def game_or_404(game_id: str) -> queries.StoredGame:
+    stored = queries.load(game_id)
+    if stored is None:
+        abort(404, description=describe("game_not_found"))
+    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
+    return stored
 
 
 # -- sealed tokens --------------------------------------------------------------------------------

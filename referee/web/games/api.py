@@ -6,65 +6,63 @@ and `field` it is about where there is one), in the request's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, assert_never
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
+from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import Game, GameRefused, Reason, reason
+from referee.engine.game import GameRefused, reason
 from referee.web.api.bodies import guard
 from referee.web.api.openapi import Parameter, documented
-from referee.web.api.schemas import ErrorAnswer
-from referee.web.clubs.api import create_game_in_club
+from referee.web.api.schemas import ErrorAnswer, ErrorDetail
 from referee.web.hosting import keep_private
 from referee.web.i18n import current_language
 from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
-from referee.web.messages import describe, describe_reason
+from referee.web.messages import describe
 
-from . import store
+from . import queries, service
 from .exports import game_json
-from .links import edit_url, view_url
+from .links import edit_url
 from .results import read_results
 from .schemas import (
     ConflictAnswer,
-    CreatedGame,
-    GameAnswer,
     NewGame,
     RefusedAnswer,
     RoundBody,
     UndoBody,
     body_language,
+    conflict_answer,
     read_body,
+    refusal_of,
+    refused_answer,
     request_json,
 )
+from .values import CreatedGame, GameAnswer, data
 
 api_bp = Blueprint("games_api", __name__, url_prefix="/api/v1/games")
 guard(api_bp)
 
 
-def _reason_json(reason: Reason, players: Sequence[str] | None) -> dict[str, Any]:
-    item: dict[str, Any] = {"code": reason.code, "message": describe_reason(reason, players)}
-    if reason.player is not None and players is not None:
-        item["player"] = players[reason.player]
-    if reason.field is not None:
-        item["field"] = reason.field
-    if reason.code == "bad_card" and "token" in reason.params:
-        item["input"] = reason.params["token"]
-    return item
+class ClubGames(Protocol):
+    """`POST /api/v1/games` with `club` (SPEC "Clubs"): a game started for a club and filed in
+    it, answered by the clubs package. It registers one when the app is made (`file_games_with`):
+    games never imports clubs."""
+
+    def __call__(self, body: dict[str, Any], token: str | None, /) -> ResponseReturnValue: ...
 
 
-def _error(status: int, code: str, **extra: Any) -> ResponseReturnValue:
-    return jsonify({"error": {"code": code, "message": describe(code), **extra}}), status
+_CLUB_GAMES = "games.club_games"
 
 
-def _conflict(error: store.Conflict) -> ResponseReturnValue:
-    changes = [
-        {"version": e.version, "action": e.change.action.value, "round": e.change.round,
-         "at": e.at.isoformat()}
-        for e in error.since
-    ]  # fmt: skip
-    return _error(409, error.code, version=error.current, changes=changes)
+def file_games_with(app: App, club_games: ClubGames) -> None:
+    """Let `club_games` answer a new game that names a club."""
+    app.extensions[_CLUB_GAMES] = club_games
+
+
+def _error(status: int, code: str) -> ResponseReturnValue:
+    detail = ErrorDetail(code=code, message=describe(code))
+    return jsonify(data(ErrorAnswer(error=detail))), status
 
 
 def _token() -> str | None:
@@ -73,8 +71,13 @@ def _token() -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def _answer(stored: store.StoredGame, status: int = 200, **extra: Any) -> Response:
-    response = jsonify({**game_json(stored), **extra})
+def _answer(
+    stored: queries.StoredGame,
+    status: int = 200,
+    shape: type[GameAnswer] = GameAnswer,
+    **extra: Any,
+) -> Response:
+    response = jsonify(game_json(stored, shape, **extra))
     response.status_code = status
     response.set_etag(f"g{stored.game.version}-{current_language()}")
     return response
@@ -83,10 +86,10 @@ def _answer(stored: store.StoredGame, status: int = 200, **extra: Any) -> Respon
 @api_bp.errorhandler(GameRefused)
 def refused(error: GameRefused) -> ResponseReturnValue:
     """Every refusal of a games call: `error` (the first reason) and `errors` (all of them)."""
-    stored = store.load(request.view_args.get("game_id", "")) if request.view_args else None
+    stored = queries.load(request.view_args.get("game_id", "")) if request.view_args else None
     players = stored.game.players if stored is not None else None
-    errors = [_reason_json(r, players) for r in error.reasons]
-    return jsonify({"error": errors[0], "errors": errors}), 400
+    found = [refusal_of(r, players) for r in error.reasons]
+    return jsonify(data(refused_answer(found))), 400
 
 
 _GAME_ID = Parameter("game_id", "path", {"type": "string"}, "the game's id")
@@ -145,23 +148,22 @@ def create() -> ResponseReturnValue:
     raw = request_json()
     if isinstance(raw, dict) and raw.get("club") is not None:  # SPEC "Clubs"
         keep_private()  # the answer holds the game's edit token
-        return create_game_in_club(raw, _token())
+        club_games: ClubGames | None = current_app.extensions.get(_CLUB_GAMES)
+        return club_games(raw, _token()) if club_games else _error(404, "club_not_found")
     body = read_body(NewGame, raw)
-    game = Game.start(
+    started = service.start(
         body.variant,
         body.players,
+        lang=body_language(body.lang),
         house_rules=body.house_rules,
         first_dealer=body.first_dealer,
     )
-    stored, token = store.create(game, lang=body_language(body.lang))
+    if isinstance(started, service.Refused):
+        raise GameRefused(started.reasons)
     keep_private()  # the answer holds the edit token
-    response = _answer(
-        stored,
-        201,
-        edit_token=token,
-        view_url=view_url(stored.id, external=True),
-        edit_url=edit_url(stored.id, token, external=True),
-    )
+    stored, token = started.stored, started.token
+    link = edit_url(stored.id, token, external=True)
+    response = _answer(stored, 201, CreatedGame, edit_token=token, edit_url=link)
     response.headers["Location"] = f"/api/v1/games/{stored.id}"
     return response
 
@@ -180,55 +182,58 @@ def create() -> ResponseReturnValue:
     parameters=[_GAME_ID],
 )
 def read(game_id: str) -> ResponseReturnValue:
-    stored = store.load(game_id)
+    stored = queries.load(game_id)
     if stored is None:
         return _error(404, "game_not_found")
     return _answer(stored).make_conditional(request)
 
 
-def _authorised(game_id: str) -> store.StoredGame | ResponseReturnValue:
-    stored = store.load(game_id)
+def _authorised(game_id: str) -> queries.StoredGame | ResponseReturnValue:
+    stored = queries.load(game_id)
     if stored is None:
         return _error(404, "game_not_found")
     token = _token()
     if token is None:
         return _error(403, "missing_token")
-    if not store.check_token(game_id, token):
+    if not queries.check_token(game_id, token):
         return _error(403, "bad_token")
     return stored
 
 
-def _once(body: dict[str, Any]) -> store.Once | None:
-    """The write's key (SPEC "Never twice, never lost"), if it sends one."""
+def _once(body: Any) -> service.Once | None:
+    """The write's key (SPEC "Never twice, never lost"), if it sends one; the answer kept with
+    it is the game as written."""
     key = key_of_request()
     if key is None:
         return None
 
-    def answer(stored: store.StoredGame) -> store.Answer:
-        return store.Answer(200, _answer(stored).get_data(as_text=True), "application/json")
+    def answer(stored: queries.StoredGame) -> service.Answer:
+        return service.Answer(200, _answer(stored).get_data(as_text=True), "application/json")
 
-    return store.Once(key, json_fingerprint(body), answer)
+    return service.Once(key, json_fingerprint(body), answer)
 
 
-def _kept(run: Callable[[], store.StoredGame]) -> ResponseReturnValue:
-    """Run a write: the game as written, a kept answer given again, or why not."""
-    try:
-        stored = run()
-    except store.Replayed as replay:
-        kept = replay.answer
-        return replayed(kept.status, kept.body, kept.content_type, kept.location)
-    except store.KeyReused as reused:
-        return _error(422, reused.code)
-    except store.Conflict as conflict:
-        return _conflict(conflict)
-    except store.GameNotFound:
-        return _error(404, "game_not_found")
-    return _answer(stored)
+def _answered(result: service.Written) -> ResponseReturnValue:
+    """A write's result as the API answers it."""
+    match result:
+        case service.Saved(stored=stored):
+            return _answer(stored)
+        case service.Replayed(answer=kept):
+            return replayed(kept.status, kept.body, kept.content_type, kept.location)
+        case service.Refused(reasons=reasons):
+            raise GameRefused(reasons)
+        case service.Stale(since=since, current=current):
+            return jsonify(data(conflict_answer(result.code, current.game.version, since))), 409
+        case service.KeyReused():
+            return _error(422, result.code)
+        case service.NotFound():
+            return _error(404, result.code)
+    assert_never(result)
 
 
 def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     stored = _authorised(game_id)
-    if not isinstance(stored, store.StoredGame):
+    if not isinstance(stored, queries.StoredGame):
         return stored
     raw = request_json()
     body = read_body(RoundBody, raw, stored.game.players)
@@ -236,13 +241,12 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     posted = body.round if body.round is not None else number
     if posted is None or number not in (None, posted):
         raise GameRefused([reason("bad_input", field="round")])
-    results = read_results(stored.game, body.results, body_language(body.lang))
-    version = body.version
+    typed = service.Typed.read(read_results(stored.game, body.results, body_language(body.lang)))
     if number is None:
-        return _kept(
-            lambda: store.enter_round(game_id, posted, results, version=version, once=once)
+        return _answered(
+            service.enter_round(game_id, posted, typed, version=body.version, once=once)
         )
-    return _kept(lambda: store.correct_round(game_id, number, results, version=version, once=once))
+    return _answered(service.correct_round(game_id, number, typed, version=body.version, once=once))
 
 
 @api_bp.post("/<game_id>/rounds")
@@ -295,9 +299,8 @@ def edit_round(game_id: str, number: int) -> ResponseReturnValue:
 def undo(game_id: str) -> ResponseReturnValue:
     """Take back the last change (the pages' undo, for scripts)."""
     stored = _authorised(game_id)
-    if not isinstance(stored, store.StoredGame):
+    if not isinstance(stored, queries.StoredGame):
         return stored
     raw = request_json() if request.get_data(cache=True).strip() else {}
     body = read_body(UndoBody, raw)
-    version, once = body.version, _once(raw)
-    return _kept(lambda: store.undo(game_id, version=version, once=once))
+    return _answered(service.undo(game_id, version=body.version, once=_once(raw)))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
-    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -47,7 +46,9 @@ rounds = Table(
     UniqueConstraint("game_id", "number", name="uq_game_rounds_game_number"),
 )
 
-#: Every change to a game's rounds, kept for the history and for undo.
+#: Every change to a game's rounds, kept for the history and for undo: rows are only ever added.
+#: A change is named by the game's version it made; `next_undo` is the engine's link to the change
+#: an undo takes back after it (`referee.engine.game.Logged`).
 changes = Table(
     "game_changes",
     metadata,
@@ -61,11 +62,12 @@ changes = Table(
     ),
     Column("version", Integer, nullable=False),  # the game's version after this change
     Column("at", DateTime(timezone=True), nullable=False),
-    Column("action", String(8), nullable=False),  # add, edit, undo
+    Column("action", String(8), nullable=False),  # add, edit, undo, redo
     Column("round", Integer, nullable=False),
     Column("before", JSON, nullable=True),  # the round's results before (None: not entered)
     Column("after", JSON, nullable=True),  # the round's results after (None: removed)
-    Column("undone", Boolean, nullable=False, default=False),
+    Column("next_undo", Integer, nullable=True),  # a version of this game's
+    UniqueConstraint("game_id", "version", name="uq_game_changes_game_version"),
 )
 
 #: The answers to writes sent with an `Idempotency-Key` (SPEC "Never twice, never lost"): a

@@ -12,7 +12,14 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from referee.engine.cards import Rank
-from referee.engine.game import MAX_ROUNDS_WITHOUT_CONTRACTS, Action, Change, Game, SeatResult
+from referee.engine.game import (
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
+    Action,
+    Change,
+    Game,
+    Logged,
+    SeatResult,
+)
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
@@ -26,7 +33,7 @@ from referee.web.words import (
     variant_name,
 )
 
-from . import store
+from . import queries
 from .forms import RematchForm
 from .links import edit_url, view_url
 
@@ -90,7 +97,7 @@ def rules_in_force(game: Game) -> list[tuple[str, str]]:
     return house_rules_in_words(game.variant, changed)
 
 
-def change_text(game: Game, entry: store.Entry) -> Markup:
+def change_text(game: Game, entry: queries.Entry | Logged) -> Markup:
     """One line of history: which round, what happened, whose score moved (names isolated)."""
     change = entry.change
     before, after = _summary(change.before), _summary(change.after)
@@ -150,7 +157,7 @@ def share_text(game: Game) -> str:
     return f"{variant_name(game.variant.id)}: {won} {totals}"
 
 
-def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
+def page_context(stored: queries.StoredGame, token: str | None) -> dict[str, Any]:
     """What every game page (view, edit, the polled part) shows."""
     game = stored.game
     upcoming = game.next_round
@@ -186,33 +193,18 @@ def undo_question(change: Change) -> str:
     return gettext("Undo the correction of round %(number)s?", number=change.round)
 
 
-def editing_context(stored: store.StoredGame) -> dict[str, Any]:
+def editing_context(stored: queries.StoredGame) -> dict[str, Any]:
     """What the edit pages add: the history shown, what undo would take back (and asks first),
-    what a restore would put back, and what the outbox needs to carry on without signal."""
+    what a restore would put back (the game's history decides both), and what the outbox needs
+    to carry on without signal."""
     game = stored.game
-    history = store.history(stored.id, limit=HISTORY_SHOWN)
-    undoable = next(
-        (e for e in history if e.change.action is not Action.UNDO and not e.undone), None
-    )
-    if undoable is None and len(history) == HISTORY_SHOWN:  # older than the lines shown
-        last = store.last_change(stored.id)
-    else:
-        last = undoable.change if undoable is not None else None
-    newest = history[0] if history else None
-    restorable = (
-        newest
-        if newest is not None
-        and newest.change.action is Action.UNDO
-        and not newest.undone
-        and game.can_redo(newest.change)
-        else None
-    )
+    last = game.undoable if game.can_undo() else None
     return {
-        "history": history,
-        "can_undo": game.can_undo(last),
-        "undo_question": undo_question(last) if last is not None else "",
-        "undo_entry": undoable,
-        "restorable": restorable,
+        "history": queries.history(stored.id, limit=HISTORY_SHOWN),
+        "can_undo": last is not None,
+        "undo_question": undo_question(last.change) if last is not None else "",
+        "undo_entry": last,
+        "restorable": game.restorable if game.can_redo() else None,
         "classes": class_views(game.variant),
         "schedule_json": schedule_json(game),
         "outbox_texts": outbox_texts(),

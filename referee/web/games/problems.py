@@ -28,6 +28,7 @@ class Problem:
     seat: int | None
     field: str | None
     target: str
+    code: str = "bad_input"  # the reason's code (a field's own error: its input is not read)
 
     @property
     def place(self) -> tuple[int, int]:
@@ -61,11 +62,13 @@ def round_problems(form: Any, reasons: Iterable[Reason], players: Sequence[str])
             r.player,
             r.field,
             target_of(r.player, r.field, dict(r.params)),
+            r.code,
         )
         for r in reasons
     ]
     if getattr(form, "csrf_token", None) is not None and form.csrf_token.errors:
-        found.append(Problem(gettext("Please send the form again."), None, None, "form-title"))
+        text = gettext("Please send the form again.")
+        found.append(Problem(text, None, None, "form-title", "csrf_failed"))
     for seat, entry in enumerate(form.seats.entries[: len(players)]):
         name = player_label(seat, players)
         for field in entry.form:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
@@ -20,7 +21,7 @@ from referee.web.messages import describe, describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
-from . import bp, exports, store
+from . import bp, queries, service
 from .access import editable_game, editable_or_403, game_or_404, recent, remember
 from .exports import game_json, to_csv
 from .forms import (
@@ -33,10 +34,10 @@ from .links import edit_url, view_url
 from .presenting import page_context
 
 
-def _recent() -> list[tuple[store.StoredGame, str]]:
+def _recent() -> list[tuple[queries.StoredGame, str]]:
     tokens = dict(recent())
     out = []
-    for stored in store.load_many(list(tokens)):
+    for stored in queries.load_many(list(tokens)):
         token = tokens.get(stored.id)
         out.append((stored, edit_url(stored.id, token) if token else view_url(stored.id)))
     return out
@@ -74,12 +75,12 @@ def _index_page(
     variant: Variant,
     rules: HouseRulesForm | None,
     *,
-    errors: list[str] | None = None,
+    shown: NotStarted | None = None,
     import_form: ImportForm | None = None,
     import_errors: list[str] | None = None,
     template: str = "games/index.html",
-    ask_dealer: bool = False,
 ) -> str:
+    """The start page (or its house rules alone), saying why a game did not start."""
     main, more = house_rule_field_names(variant)
     return render_template(
         template,
@@ -89,11 +90,11 @@ def _index_page(
         summary=variant_summary(variant.id),
         main_rules=main,
         more_rules=more,
-        errors=errors or [],
+        errors=shown.errors if shown else [],
         recent=_recent() if template == "games/index.html" else [],
         import_form=import_form or ImportForm(formdata=None),
         import_errors=import_errors or [],
-        ask_dealer=ask_dealer,
+        ask_dealer=shown.ask_dealer if shown else False,
     )
 
 
@@ -109,84 +110,100 @@ def index() -> ResponseReturnValue:
     variant = _variant_asked()
     posted = request.method == "POST"
     rules = _rules_form(variant, posted=posted)
-    status, errors, ask_dealer = 200, list[str](), False
+    shown = NotStarted([], status=200)
     if not posted:
         form.variant.data = variant.id
         form.lang.data = current_language()
     elif form.start.data:
-        if not form.validate_on_submit() or (rules is not None and not rules.validate()):
-            status = 400
-        else:
-            started = _start(form, variant, rules)
-            if not isinstance(started, NotStarted):
-                return started
-            errors, ask_dealer = started.errors, started.ask_dealer
-            status = 400 if errors else 200
-    partial = request.headers.get("HX-Request") and request.headers.get("HX-Target") in (
-        None,
-        "house-rules",
-    )
+        started = _start(form, variant, rules)
+        if not isinstance(started, NotStarted):
+            return started
+        shown = started
+    return _start_page(form, variant, rules, shown)
+
+
+def _start_page(
+    form: NewGameForm, variant: Variant, rules: HouseRulesForm | None, shown: NotStarted
+) -> Response:
+    """The start page; for htmx asking for the house rules, those alone."""
+    target = request.headers.get("HX-Target")
+    partial = request.headers.get("HX-Request") and target in (None, "house-rules")
     template = "games/_house_rules.html" if partial else "games/index.html"
-    page = _index_page(
-        form, variant, rules, errors=errors, template=template, ask_dealer=ask_dealer
-    )
-    response = Response(page, status)
+    page = _index_page(form, variant, rules, shown=shown, template=template)
+    response = Response(page, shown.status)
     response.vary.add("HX-Request")
     return response
 
 
 @dataclass(frozen=True)
 class NotStarted:
-    """Why a game did not start: every reason, and whether the first dealer is the step left."""
+    """Why a game did not start: every reason, whether the first dealer is the step left, and
+    the page's status (400 while something is wrong)."""
 
     errors: list[str]
     ask_dealer: bool = False
+    status: int = 400
 
 
 def _start(
     form: NewGameForm, variant: Variant, rules: HouseRulesForm | None
 ) -> ResponseReturnValue | NotStarted:
     """The new game kept and its edit page, or what stops it."""
+    if not form.validate_on_submit() or (rules is not None and not rules.validate()):
+        return NotStarted([])  # each field says what is wrong with it
     dealer = form.first_dealer_name()
-    try:
-        game = Game.start(
-            variant.id,
-            form.player_names(),
-            house_rules=rules.house_rules(variant) if rules is not None else None,
-            first_dealer=dealer,
-        )
-    except GameRefused as refused:
-        return NotStarted([describe_reason(reason) for reason in refused.reasons])
+    house_rules = rules.house_rules(variant) if rules is not None else None
     if dealer is None:  # not chosen yet (no script named the choices), or an empty seat
-        chosen = bool(form.first_dealer.raw_data)
-        return NotStarted([describe("choose_first_dealer")] if chosen else [], ask_dealer=True)
-    stored, token = store.create(game, lang=form.lang.data or current_language())
-    remember(stored.id, token)
-    return redirect(edit_url(stored.id, token), code=303)
+        try:  # the names are checked before the table is asked who deals
+            Game.start(variant.id, form.player_names(), house_rules=house_rules)
+        except GameRefused as refused:
+            return NotStarted([describe_reason(reason) for reason in refused.reasons])
+        if form.first_dealer.raw_data:  # chosen, but not among the names
+            return NotStarted([describe("choose_first_dealer")], ask_dealer=True)
+        return NotStarted([], ask_dealer=True, status=200)
+    started = service.start(
+        variant.id,
+        form.player_names(),
+        lang=form.lang.data or current_language(),
+        house_rules=house_rules,
+        first_dealer=dealer,
+    )
+    if isinstance(started, service.Refused):
+        return NotStarted([describe_reason(reason) for reason in started.reasons])
+    return _to_the_new_game(started)
+
+
+def _to_the_new_game(started: service.Created) -> ResponseReturnValue:
+    """A game just made: this phone may edit it, and goes to its round screen."""
+    remember(started.stored.id, started.token)
+    return redirect(edit_url(started.stored.id, started.token), code=303)
 
 
 @bp.post("/games/import")
 def import_game() -> ResponseReturnValue:
     """A JSON export back as a new game (a new id and edit link)."""
     form = ImportForm()
-    if form.validate_on_submit():
-        raw = form.text.data or ""
-        upload = form.file.data
-        if upload and getattr(upload, "filename", ""):
-            raw = upload.read(512 * 1024).decode("utf-8", errors="replace")
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            data = None
-        try:
-            stored, token = exports.import_game(data, lang=current_language())
-        except GameRefused as refused:
-            errors = [describe_reason(reason) for reason in refused.reasons]
-        else:
-            remember(stored.id, token)
-            return redirect(edit_url(stored.id, token), code=303)
-    else:
-        errors = [gettext("Please send the form again.")]
+    if not form.validate_on_submit():
+        return _import_page(form, [gettext("Please send the form again.")])
+    started = service.import_game(_json_of(form), lang=current_language())
+    if isinstance(started, service.Refused):
+        return _import_page(form, [describe_reason(reason) for reason in started.reasons])
+    return _to_the_new_game(started)
+
+
+def _json_of(form: ImportForm) -> Any:
+    """What the import form sent, as JSON: the file, else the text pasted (None: not JSON)."""
+    raw = form.text.data or ""
+    upload = form.file.data
+    if upload and getattr(upload, "filename", ""):
+        raw = upload.read(512 * 1024).decode("utf-8", errors="replace")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _import_page(form: ImportForm, errors: list[str]) -> ResponseReturnValue:
     new_form = NewGameForm(formdata=None)
     new_form.setup()
     new_form.lang.data = current_language()
@@ -208,7 +225,7 @@ def show(game_id: str) -> ResponseReturnValue:
 
 def _live(game_id: str, token: str | None) -> ResponseReturnValue:
     """The score table alone, for polling: 204 while `since` is still the game's version."""
-    version = store.version_of(game_id)
+    version = queries.version_of(game_id)
     if version is None:
         abort(404)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
@@ -256,7 +273,7 @@ def qr_edit(game_id: str, token: str) -> ResponseReturnValue:
     return qr_response(edit_url(stored.id, token, external=True))
 
 
-def _download(stored: store.StoredGame, body: str, mimetype: str, ext: str) -> Response:
+def _download(stored: queries.StoredGame, body: str, mimetype: str, ext: str) -> Response:
     day = stored.created_at.strftime("%Y-%m-%d")
     name = f"rummy-{stored.game.variant.id}-{day}-{stored.id[:6]}.{ext}"
     response = Response(body, mimetype=mimetype)

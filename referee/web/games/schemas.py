@@ -1,5 +1,7 @@
-"""The shapes of /api/v1/games (and of a game's JSON export, which the import form reads):
-request bodies as models that read them, answers as models that describe them.
+"""What /api/v1/games reads, and how a games call says no: request bodies as models that read
+them (and a game's JSON export, which the import reads back), refusals and conflicts as models
+that make the answer (the API's, and a round form's asked for as JSON). A game itself is written
+by the models of `values.py`.
 
 `refusal()` says a body's problems as the games' reasons: each with the field, and the player
 where it is about one entry of `results`.
@@ -27,6 +29,9 @@ from referee.web.api.schemas import (
 )
 from referee.web.core.languages import LANGUAGES
 from referee.web.i18n import current_language
+from referee.web.messages import describe, describe_reason
+
+from .queries import Entry
 
 #: A number as a form or a script may write it: 25 or "25" (ASCII digits, at most six).
 WholeNumber = Annotated[
@@ -145,64 +150,7 @@ def read_body(model: type[M], body: Any, players: Sequence[str] | None = None) -
         raise refusal(unreadable.problems, body, players) from None
 
 
-# -- answers ----------------------------------------------------------------------------------
-
-
-class Shoe(Answer):
-    decks: int
-    jokers: int
-
-
-class Deal(Answer):
-    round: int
-    contract: str | None = Field(description="the round's contract in words (null in rummy)")
-    dealer: str
-    starter: str
-    deal: int = Field(description="cards each")
-    shoe: Shoe
-
-
-class ResultAnswer(Answer):
-    player: str
-    went_out: bool | None = None
-    rummy: bool | None = None
-    penalty: int | None = None
-    cards: list[str] | None = None
-    buys: int | None = None
-
-
-class RoundAnswer(Answer):
-    round: int
-    contract: str | None
-    dealer: str
-    deal: int
-    scores: dict[str, int]
-    went_out: str | None
-    results: list[ResultAnswer] = Field(description="as entered, in the shape a round is posted")
-    buys: dict[str, int] | None = Field(default=None, description="where buying is on")
-
-
-class GameAnswer(Answer):
-    id: str
-    variant: str
-    house_rules: dict[str, Any]
-    players: list[str]
-    first_dealer: str
-    lang: str
-    rounds: list[RoundAnswer]
-    totals: dict[str, int]
-    leaders: list[str]
-    finished: bool
-    winner: str | None
-    winners: list[str] = Field(description="every name sharing the win; empty while playing")
-    next_round: Deal | None
-    version: int
-    view_url: str
-
-
-class CreatedGame(GameAnswer):
-    edit_token: str = Field(description="the secret that lets its holder change the game")
-    edit_url: str
+# -- refusals -------------------------------------------------------------------------------
 
 
 class Refusal(Answer):
@@ -236,6 +184,36 @@ class ConflictDetail(Answer):
 
 class ConflictAnswer(Answer):
     error: ConflictDetail
+
+
+def refusal_of(reason: Reason, players: Sequence[str] | None) -> Refusal:
+    """A reason in the answer's words, naming the player and the field it is about."""
+    found = Refusal(code=reason.code, message=describe_reason(reason, players))
+    if reason.player is not None and players is not None:
+        found.player = players[reason.player]
+    if reason.field is not None:
+        found.field = reason.field
+    if reason.code == "bad_card" and "token" in reason.params:
+        found.input = str(reason.params["token"])
+    return found
+
+
+def refused_answer(found: Sequence[Refusal]) -> RefusedAnswer:
+    """Every reason: `error` the first, `errors` all of them."""
+    return RefusedAnswer(error=found[0], errors=list(found))
+
+
+def conflict_answer(code: str, current: int, since: Sequence[Entry]) -> ConflictAnswer:
+    """A stale version refused: the game's version now, and what changed since."""
+    changes = [
+        ChangeSince(
+            version=e.version, action=e.change.action.value, round=e.change.round,
+            at=e.at.isoformat(),
+        )
+        for e in since
+    ]  # fmt: skip
+    detail = ConflictDetail(code=code, message=describe(code), version=current, changes=changes)
+    return ConflictAnswer(error=detail)
 
 
 def request_json() -> Any:
