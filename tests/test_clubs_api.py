@@ -4,16 +4,21 @@ correction, and bad input never a 500."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from club_fixture import FIXTURE, G1, MEMBERS, new_club, play_in_club, results_json
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
+from sqlalchemy import event
 
 from referee.web.clubs import schemas
+from referee.web.database import database
 
 SPEC_FIELDS = {
     "name", "games", "finished", "wins", "win_rate", "average_round_penalty", "rounds_out",
@@ -284,41 +289,64 @@ def test_fuzzed_bodies_are_answered_in_json_never_a_500(
     assert games.is_json
 
 
+@contextmanager
+def _writes(app: Flask) -> Iterator[list[str]]:
+    """Every statement that writes to the database while inside (INSERT, UPDATE, DELETE)."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
+            seen.append(statement)
+
+    engine = database(app).engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
 def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     client: FlaskClient, fixture_club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The board kept with the club answers while no game moved; a round entered since makes
-    it worked out again, from the records (only the game that moved is summed up again)."""
-    from referee.web.clubs import store
+    """The board kept with the club answers every read: no game is read, nothing worked out,
+    nothing written during a GET. A round entered is summed up by its own write (only the
+    game that moved), which keeps the board in the same transaction."""
+    from referee.web.clubs import service
     from referee.web.games import queries as games_store
 
     club_id = fixture_club["id"]
     before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
-    read_games = []
-    monkeypatch.setattr(store, "club_games_of", lambda *a: read_games.append(a) or [])
+    worked: list[Any] = []
+    real_build = service.build_board
+    monkeypatch.setattr(service, "build_board", lambda *a: worked.append(a) or real_build(*a))
     loaded: list[str] = []
-    real_load = games_store.load
+    real_load, real_many = games_store.load, games_store.load_many
     monkeypatch.setattr(
         games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
     )
-    assert client.get(f"/clubs/{club_id}").status_code == 200
-    assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
-    assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
-    assert read_games == [] and loaded == []
-    monkeypatch.undo()
-    # A round of the unfinished game: only that game is read again.
+    monkeypatch.setattr(games_store, "load_many", lambda ids: loaded.extend(ids) or real_many(ids))
+    summed: list[tuple[str, ...]] = []
+    real_record_of = service.record_of
+    monkeypatch.setattr(
+        service, "record_of", lambda game: summed.append(game.players) or real_record_of(game)
+    )
+    app = client.application
+    with _writes(app) as written:
+        assert client.get(f"/clubs/{club_id}").status_code == 200
+        assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
+        assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
+    assert worked == [] and loaded == [] and summed == [] and written == []
+    # A round of the unfinished game: its write sums up that game only, and keeps the board.
     unfinished = fixture_club["games"][2]
     body = {"round": 3, "results": results_json(["Bo", "Cy", "Di"], 2, {0: 5, 1: 10})}
     auth = {"Authorization": f"Bearer {unfinished['edit_token']}"}
-    assert (
-        client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth).status_code
-        == 200
-    )
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
-    after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
-    assert loaded == [unfinished["id"]]
+    answer = client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth)
+    assert answer.status_code == 200
+    assert summed == [("Bo", "Cy", "Di")] and loaded == [] and len(worked) == 1
+    with _writes(app) as written:
+        after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
+    assert written == [] and len(worked) == 1 and loaded == []
     players = {p["name"]: p for p in after["players"]}
     assert players["Di"]["rounds_out"] == 4 + 1 and players["Bo"]["games"] == 3
 

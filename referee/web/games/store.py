@@ -298,29 +298,38 @@ def _since(conn: Connection, game_id: str, version: int) -> list[Entry]:
 
 def create(game: Game, *, lang: str, steps: Sequence[Step] = ()) -> tuple[StoredGame, str]:
     """Keep a new game, with the `steps` taken from it (an import); returns it and its token."""
+    with database().writing() as conn:
+        created, token = create_in(conn, game, lang=lang, steps=steps)
+        stored = _load(conn, created.id)
+    assert stored is not None
+    return stored, token
+
+
+def create_in(
+    conn: Connection, game: Game, *, lang: str, steps: Sequence[Step] = ()
+) -> tuple[StoredGame, str]:
+    """`create` in the caller's transaction (a club files the game it starts, or every game of
+    a club file, in one): the game as kept, and its token."""
     game_id, token = ids.new_id(), ids.new_edit_token()
     now = clock.now()
     final = steps[-1].game if steps else game
-    with database().writing() as conn:
-        conn.execute(
-            insert(games).values(
-                id=game_id,
-                edit_token_hash=ids.token_hash(token),
-                variant=game.variant.id,
-                house_rules=dict(game.house_rules),
-                players=list(game.players),
-                first_dealer=game.first_dealer,
-                lang=lang,
-                version=final.version,
-                created_at=now,
-                updated_at=now,
-            )
+    conn.execute(
+        insert(games).values(
+            id=game_id,
+            edit_token_hash=ids.token_hash(token),
+            variant=game.variant.id,
+            house_rules=dict(game.house_rules),
+            players=list(game.players),
+            first_dealer=game.first_dealer,
+            lang=lang,
+            version=final.version,
+            created_at=now,
+            updated_at=now,
         )
-        for step in steps:
-            _keep(conn, game_id, step)
-        stored = _load(conn, game_id)
-    assert stored is not None
-    return stored, token
+    )
+    for step in steps:
+        _keep(conn, game_id, step)
+    return StoredGame(id=game_id, lang=lang, created_at=now, updated_at=now, game=final), token
 
 
 def enter_round(
