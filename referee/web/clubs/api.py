@@ -34,7 +34,7 @@ from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason
 
 from . import schemas, service
-from .exports import club_answer, stats_answer
+from .exports import club_answer, club_json, stats_answer
 from .links import edit_url, view_url
 from .presenting import club_view
 
@@ -96,7 +96,7 @@ def create() -> ResponseReturnValue:
     club, token = founded.club, founded.token
     keep_private()  # the answer holds the club's edit token
     answer = schemas.ClubCreated(
-        **dict(club_answer(club, [])),
+        **dict(club_answer(club)),
         edit_token=token,
         edit_url=edit_url(club.id, token, external=True),
     )
@@ -120,8 +120,7 @@ def read(club_id: str) -> ResponseReturnValue:
     club = service.load(club_id)
     if club is None:
         return _error(404, "club_not_found")
-    games = service.board(club.id, with_games=True).games
-    return jsonify(club_answer(club, games).model_dump(mode="json"))
+    return jsonify(club_json(club, service.game_lines(club.id)))
 
 
 @api_bp.get("/<club_id>/stats")

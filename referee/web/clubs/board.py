@@ -6,7 +6,8 @@ the club.
 Reading a club is then two small queries (`store.kept_board`): one aggregate over its games'
 versions, which says whether the board kept is still of the games as they are, and the board.
 The board is kept as JSON by one pydantic adapter over these dataclasses (`to_json`,
-`from_json`); `FORMAT` is in its key, so a board kept in an older shape is never read.
+`from_json`), every game's line apart in the club's JSON's shape; `FORMAT` is in its key, so a
+board kept in an older shape is never read.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class ViewData:
 class Board:
     views: Mapping[str, ViewData]
     last: GameLine | None  # the club's last table, whatever its variant
-    games: tuple[GameLine, ...] = ()  # every game, in date order (read only where asked)
+    games: tuple[GameLine, ...] = ()  # every game, in date order (as worked out; not kept)
 
     def view(self, variant: str | None) -> ViewData:
         return self.views.get(variant or ALL, ViewData())
@@ -155,22 +156,18 @@ def key_of(ledger: Ledger) -> str:
 
 _VIEWS: Final = TypeAdapter(dict[str, ViewData])
 _LINE: Final = TypeAdapter(GameLine | None)
-_LINES: Final = TypeAdapter(tuple[GameLine, ...])
 
 
-def to_json(board: Board) -> tuple[dict[str, Any], list[Any]]:
-    """The board as kept: the views and the last table (what a page reads), and every game's
-    line apart (what only the club's JSON reads)."""
-    data = {
+def to_json(board: Board) -> dict[str, Any]:
+    """The board as kept: the views and the last table (what a page reads). Every game's line
+    is kept apart, in the club's JSON's own shape (`schemas.ClubGame`)."""
+    return {
         "views": _VIEWS.dump_python(dict(board.views), mode="json"),
         "last": _LINE.dump_python(board.last, mode="json"),
     }
-    return data, _LINES.dump_python(board.games, mode="json")
 
 
-def from_json(data: Mapping[str, Any], games: Sequence[Any] | None) -> Board:
+def from_json(data: Mapping[str, Any]) -> Board:
     return Board(
-        views=_VIEWS.validate_python(data["views"]),
-        last=_LINE.validate_python(data["last"]),
-        games=_LINES.validate_python(games or ()),
+        views=_VIEWS.validate_python(data["views"]), last=_LINE.validate_python(data["last"])
     )

@@ -258,14 +258,27 @@ club_of_game = store.club_of_game
 check_token = store.check_token
 
 
-def board(club_id: str, *, with_games: bool = False) -> Board:
+def board(club_id: str) -> Board:
     """The club's board: the one kept while it is of the club's games as they are, else worked
     out in memory for this read (and kept by the club's next write)."""
-    kept = store.kept_board(club_id, BOARD_FORMAT, with_games=with_games)
+    kept = store.kept_board(club_id, BOARD_FORMAT)
     if kept is not None:
-        return from_json(*kept)
+        return from_json(kept)
     log.info("club %s: its board is behind its games, worked out for this read", club_id)
     return build_board(_ledger_now(club_id))
+
+
+def game_lines(club_id: str) -> list[dict[str, Any]]:
+    """Every game of the club in date order, as the club's JSON lists them (`schemas.ClubGame`,
+    made when the game was written), else worked out in memory for this read."""
+    kept = store.kept_board(club_id, BOARD_FORMAT, with_games=True)
+    if kept is not None:
+        return list(kept)
+    return _lines_json(build_board(_ledger_now(club_id)))
+
+
+def _lines_json(board: Board) -> list[dict[str, Any]]:
+    return [schemas.ClubGame.of(line).model_dump(mode="json") for line in board.games]
 
 
 def last_game_id(club_id: str) -> str | None:
@@ -349,7 +362,8 @@ def _keep_up(
     fresh = _fresh_records(ledger, versions, games)
     now = ledger.with_records(fresh)
     store.save_games(conn, now.changed_since(ledger))
-    store.keep_board(conn, club_id, *to_json(build_board(now)), key_of(now))
+    board = build_board(now)
+    store.keep_board(conn, club_id, to_json(board), _lines_json(board), key_of(now))
 
 
 def _fresh_records(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, select, update
+from sqlalchemy import Connection, bindparam, case, func, insert, select, update
 
 from referee.engine.club import CHAINS, Club, ClubGame, Ledger, Ratings
 from referee.engine.game import MAX_NAME, name_key
@@ -135,13 +135,11 @@ def last_game_id(club_id: str, conn: Connection | None = None) -> str | None:
         return reading.execute(query).scalar()
 
 
-def kept_board(
-    club_id: str, key_format: str, *, with_games: bool = False
-) -> tuple[Any, Any] | None:
+def kept_board(club_id: str, key_format: str, *, with_games: bool = False) -> Any:
     """The board kept with the club while it is of the games as they are now (every game's
     record of the game's version now, and the board kept under the key of those records in
-    `key_format`): the board, and every game's line when asked. Else None. One aggregate
-    query over the games' versions, and the board's row."""
+    `key_format`): the board, and every game's line instead when `with_games`. Else None.
+    One aggregate query over the games' versions, and the board's row."""
     behind = case((club_games.c.version != games.c.version, 1), else_=0)
     with database().reading() as conn:
         count, summed, moved = conn.execute(
@@ -155,13 +153,13 @@ def kept_board(
         ).one()
         if moved:
             return None
-        columns = [clubs.c.board_key, clubs.c.board]
-        if with_games:
-            columns.append(clubs.c.board_games)
-        row = conn.execute(select(*columns).where(clubs.c.id == club_id)).first()
-    if row is None or row.board is None or row.board_key != f"{key_format}:{count}:{summed}":
+        kept = clubs.c.board_games if with_games else clubs.c.board
+        row = conn.execute(
+            select(clubs.c.board_key, kept.label("kept")).where(clubs.c.id == club_id)
+        ).first()
+    if row is None or row.kept is None or row.board_key != f"{key_format}:{count}:{summed}":
         return None
-    return row.board, row.board_games if with_games else None
+    return row.kept
 
 
 def ledger(conn: Connection, club_id: str) -> tuple[Ledger, dict[str, int]]:
@@ -285,17 +283,28 @@ def touch(conn: Connection, stored: StoredClub) -> StoredClub:
 
 
 def save_games(conn: Connection, changed: Sequence[ClubGame]) -> None:
-    """Each game's record, the version it is of and its ratings, as the ledger has them."""
-    for game in changed:
-        conn.execute(
-            update(club_games)
-            .where(club_games.c.game_id == game.game_id)
-            .values(
-                version=game.version,
-                record=None if game.record is None else game.record.to_json(),
-                ratings=_ratings_json(game.ratings),
-            )
-        )
+    """Each game's record, the version it is of and its ratings, as the ledger has them (one
+    statement for them all: an import changes a thousand)."""
+    if not changed:
+        return
+    conn.execute(
+        update(club_games)
+        .where(club_games.c.game_id == bindparam("filed_game"))
+        .values(
+            version=bindparam("filed_version"),
+            record=bindparam("filed_record", type_=club_games.c.record.type),
+            ratings=bindparam("filed_ratings", type_=club_games.c.ratings.type),
+        ),
+        [
+            {
+                "filed_game": game.game_id,
+                "filed_version": game.version,
+                "filed_record": None if game.record is None else game.record.to_json(),
+                "filed_ratings": _ratings_json(game.ratings),
+            }
+            for game in changed
+        ],
+    )
 
 
 def keep_board(conn: Connection, club_id: str, board: Any, board_games: Any, key: str) -> None:

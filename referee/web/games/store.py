@@ -327,8 +327,22 @@ def create_in(
             updated_at=now,
         )
     )
+    # The steps' rounds and history in two statements (a club file brings a thousand games).
+    kept: dict[int, list[dict[str, Any]] | None] = {}
+    history = []
     for step in steps:
-        _keep(conn, game_id, step)
+        change = step.change
+        kept[change.round] = _results_json(change.after)
+        history.append(_change_row(game_id, step, now))
+    round_rows = [
+        {"game_id": game_id, "number": number, "results": results}
+        for number, results in sorted(kept.items())
+        if results is not None
+    ]
+    if round_rows:
+        conn.execute(insert(rounds), round_rows)
+    if history:
+        conn.execute(insert(changes), history)
     return StoredGame(id=game_id, lang=lang, created_at=now, updated_at=now, game=final), token
 
 
@@ -471,15 +485,18 @@ def _keep(conn: Connection, game_id: str, step: Step) -> None:
         conn.execute(delete(rounds).where(where))
     else:
         conn.execute(update(rounds).where(where).values(results=_results_json(change.after)))
-    conn.execute(
-        insert(changes).values(
-            game_id=game_id,
-            version=step.game.version,
-            at=clock.now(),
-            action=change.action.value,
-            round=change.round,
-            before=_results_json(change.before),
-            after=_results_json(change.after),
-            undone=False,
-        )
-    )
+    conn.execute(insert(changes).values(**_change_row(game_id, step, clock.now())))
+
+
+def _change_row(game_id: str, step: Step, at: datetime) -> dict[str, Any]:
+    change = step.change
+    return {
+        "game_id": game_id,
+        "version": step.game.version,
+        "at": at,
+        "action": change.action.value,
+        "round": change.round,
+        "before": _results_json(change.before),
+        "after": _results_json(change.after),
+        "undone": False,
+    }
