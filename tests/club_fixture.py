@@ -3,11 +3,16 @@ numbers), played on the engine or through the JSON API."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from referee.engine.game import Game, SeatResult
+from referee.web.database import database
 
 OUT = SeatResult(went_out=True)
 Rounds = list[tuple[int | None, dict[int, int]]]
@@ -79,3 +84,20 @@ def play_in_club(
         answer = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=own)
         assert answer.status_code == 200, answer.get_json()
     return game
+
+
+@contextmanager
+def writes(app: Flask) -> Iterator[list[str]]:
+    """Every statement that writes to the database while inside (INSERT, UPDATE, DELETE)."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
+            seen.append(statement)
+
+    engine = database(app).engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)

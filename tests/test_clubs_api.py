@@ -4,21 +4,16 @@ correction, and bad input never a 500."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from club_fixture import FIXTURE, G1, MEMBERS, new_club, play_in_club, results_json
-from flask import Flask
+from club_fixture import FIXTURE, G1, MEMBERS, new_club, play_in_club, results_json, writes
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
-from sqlalchemy import event
 
 from referee.web.clubs import schemas
-from referee.web.database import database
 
 SPEC_FIELDS = {
     "name", "games", "finished", "wins", "win_rate", "average_round_penalty", "rounds_out",
@@ -289,23 +284,6 @@ def test_fuzzed_bodies_are_answered_in_json_never_a_500(
     assert games.is_json
 
 
-@contextmanager
-def _writes(app: Flask) -> Iterator[list[str]]:
-    """Every statement that writes to the database while inside (INSERT, UPDATE, DELETE)."""
-    seen: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
-            seen.append(statement)
-
-    engine = database(app).engine
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
-
-
 def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     client: FlaskClient, fixture_club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -332,7 +310,7 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
         service, "record_of", lambda game: summed.append(game.players) or real_record_of(game)
     )
     app = client.application
-    with _writes(app) as written:
+    with writes(app) as written:
         assert client.get(f"/clubs/{club_id}").status_code == 200
         assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
         assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
@@ -344,7 +322,7 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     answer = client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth)
     assert answer.status_code == 200
     assert summed == [("Bo", "Cy", "Di")] and loaded == [] and len(worked) == 1
-    with _writes(app) as written:
+    with writes(app) as written:
         after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
     assert written == [] and len(worked) == 1 and loaded == []
     players = {p["name"]: p for p in after["players"]}
