@@ -175,6 +175,11 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
         return _error(403, filed.code)
     if isinstance(filed, service.Refused):
         raise GameRefused(filed.reasons)
+    return _filed_answer(filed)
+
+
+def _filed_answer(filed: service.GameFiled) -> Response:
+    """201: the game as `GET /api/v1/games/<id>` answers it, its token and links, its club."""
     stored, game_token, club_id = filed.game, filed.token, filed.club.id
     filed_in = schemas.FiledIn(id=club_id, view_url=view_url(club_id, external=True))
     response: Response = jsonify(
