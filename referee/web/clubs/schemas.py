@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import ConfigDict, Field, StrictStr
 
 from referee.engine import ratings as engine_ratings
 from referee.engine import records
@@ -161,11 +161,6 @@ class ClubStats(Answer):
 
 
 # -- the club as a file -----------------------------------------------------------------------
-
-
-class FileRound(BaseModel):
-    round: int
-    results: list[dict[str, Any]] = Field(description="as `POST …/rounds` takes them")
 
 
 class FileGame(Body):

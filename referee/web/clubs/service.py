@@ -138,15 +138,18 @@ def start_game(
 ) -> GameFiled | Refused | ClubMissing:
     """A new game of the club, its players' names as the club writes them; its newcomers
     become members. Refused with every reason the game cannot start or be filed."""
-
-    def game_of(club: Club, _conn: Connection) -> tuple[Game, str]:
-        typed = players
-        if isinstance(players, Sequence) and not isinstance(players, str):
-            typed = club.canonical_names(players)
-        game = Game.start(variant, typed, house_rules=house_rules, first_dealer=first_dealer)
-        return game, lang
-
-    return _file_new(club_id, game_of)
+    club = store.load(club_id)
+    if club is None:
+        return ClubMissing()
+    if isinstance(players, Sequence) and not isinstance(players, str):
+        players = club.club.canonical_names(players)
+    try:
+        game = Game.start(variant, players, house_rules=house_rules, first_dealer=first_dealer)
+    except GameRefused as refused:
+        return Refused(refused.reasons)
+    filed = _file_new(club_id, game, lang)
+    assert not isinstance(filed, NotTheLast)  # only a rematch names a last table
+    return filed
 
 
 def file_new_game(
@@ -180,48 +183,63 @@ def file_new_game(
 def rematch(club_id: str, shown: str | None) -> GameFiled | Refused | ClubMissing | NotTheLast:
     """The last table again, filed in the club (the engine's rematch: the same players in the
     same seats, variant and house rules; the first deal passes to the next seat). `shown` is
-    the game the page showed as the last one."""
-
-    def game_of(_club: Club, conn: Connection) -> tuple[Game, str]:
-        last_id = store.last_game_id(club_id, conn)
-        last = None if last_id is None else game_queries.load(last_id)
-        if last is None:
-            raise GameRefused([reason("no_game_to_rematch")])
-        if last.id != shown:
-            raise _Moved()
-        return last.game.rematch(), last.lang
-
-    try:
-        return _file_new(club_id, game_of)
-    except _Moved:
+    the game the page showed as the last one: it must still be the club's last."""
+    if store.load(club_id) is None:
+        return ClubMissing()
+    last_id = store.last_game_id(club_id)
+    last = None if last_id is None else game_queries.load(last_id)
+    if last is None:
+        return Refused((reason("no_game_to_rematch"),))
+    if last.id != shown:
         return NotTheLast()
+    return _file_new(club_id, last.game.rematch(), last.lang, last=last.id)
 
 
 class _Moved(Exception):
-    """The club's last table is not the one the page showed."""
+    """The club's last table is no longer the one the page showed."""
 
 
 def _file_new(
-    club_id: str, game_of: Callable[[Club, Connection], tuple[Game, str]]
-) -> GameFiled | Refused | ClubMissing:
-    """Under the club's row lock: the game (and its language) made from the club as it is
-    now, its players filed (the member cap checked), the game kept and filed."""
-    with database().writing() as conn:
-        try:
-            stored = store.lock(conn, club_id)
-        except ClubNotFound:
-            return ClubMissing()
-        try:
-            game, lang = game_of(stored.club, conn)
-            joined = stored.club.file(game.players)
-        except GameRefused as refused:
-            return Refused(refused.reasons)
-        created, token = games_store.create_in(conn, game, lang=lang)
-        store.insert_members(conn, stored.id, joined.joined)
-        store.insert_games(conn, stored.id, [(created.id, created.created_at)])
-        stored = store.touch(conn, replace(stored, club=joined.club))
-        _keep_up(conn, stored.id, {created.id: created.game})
-    return GameFiled(stored, created, token)
+    club_id: str, game: Game, lang: str, *, last: str | None = None
+) -> GameFiled | Refused | ClubMissing | NotTheLast:
+    """The game kept and filed in one transaction: under the club's row lock, its players
+    filed (the member cap checked: GameRefused keeps nothing), its record and the club's
+    board kept. `last`: the club's last table must still be that game."""
+    filed: list[StoredClub] = []
+
+    def filing(conn: Connection, stored: StoredGame) -> None:
+        club = store.lock(conn, club_id)
+        if last is not None and store.last_game_id(club_id, conn) != last:
+            raise _Moved()
+        joined = club.club.file(stored.game.players)
+        store.insert_members(conn, club_id, joined.joined)
+        store.insert_games(conn, club_id, [(stored.id, stored.created_at)])
+        filed.append(store.touch(conn, replace(club, club=joined.club)))
+        _keep_up(conn, club_id, {stored.id: stored.game})
+
+    try:
+        created = _create(game, lang, filing)
+    except ClubNotFound:
+        return ClubMissing()
+    except _Moved:
+        return NotTheLast()
+    if isinstance(created, Refused):
+        return created
+    return GameFiled(filed[0], *created)
+
+
+def _create(
+    game: Game, lang: str, filing: Callable[[Connection, StoredGame], None]
+) -> tuple[StoredGame, str] | Refused:
+    """The game kept by games and filed by `filing` on the same connection, in one
+    transaction (GameRefused from `filing`: nothing is kept)."""
+    try:
+        with database().writing() as conn:
+            stored, token = games_store.create_in(conn, game, lang=lang)
+            filing(conn, stored)
+    except GameRefused as refused:
+        return Refused(refused.reasons)
+    return stored, token
 
 
 # -- a club file in ---------------------------------------------------------------------------
