@@ -36,8 +36,6 @@ from werkzeug.serving import make_server
 from referee.web import create_app
 from referee.web.database import database, normalize_url
 
-from game_written_shim import sending_game_written  # isort: skip
-
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -111,6 +109,8 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture(autouse=True)
 def game_written_sent() -> Iterator[None]:
     """Every game write sends `game_written` (until the games service sends it itself)."""
+    from game_written_shim import sending_game_written  # tests/ is on the path under pytest
+
     with sending_game_written():
         yield
 
