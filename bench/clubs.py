@@ -162,8 +162,8 @@ def writes(app: Flask, club_id: str, repeat: int) -> list[tuple[str, float, floa
         ledger = service._ledger_now(club_id)
         oldest = games_store.load(ledger.games[0].game_id)
         newest = games_store.load(ledger.games[-1].game_id)
-        start, steps = finished_game(random.Random(5), "contract")
-        lone, _token = games_store.create(start, lang="en", steps=steps)
+        first, steps = finished_game(random.Random(5), "contract")
+        lone, _token = games_store.create(first, lang="en", steps=steps)
         assert oldest and newest
     cases = [
         ("round of a game in no club (the floor)", lone.id, lone.game, 1, plus_five),

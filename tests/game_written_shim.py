@@ -48,8 +48,8 @@ def sending_game_written() -> Iterator[None]:
 
         return real(game_id, version, taking, once)
 
-    store._write = write  # type: ignore[assignment]
+    store._write = write
     try:
         yield
     finally:
-        store._write = real  # type: ignore[assignment]
+        store._write = real

@@ -290,25 +290,37 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     """The board kept with the club answers every read: no game is read, nothing worked out,
     nothing written during a GET. A round entered is summed up by its own write (only the
     game that moved), which keeps the board in the same transaction."""
-    from referee.web.clubs import service
+    from referee.engine.records import record_of
+    from referee.web.clubs import board, service
     from referee.web.games import queries as games_store
 
     club_id = fixture_club["id"]
     before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
     worked: list[Any] = []
-    real_build = service.build_board
-    monkeypatch.setattr(service, "build_board", lambda *a: worked.append(a) or real_build(*a))
     loaded: list[str] = []
-    real_load, real_many = games_store.load, games_store.load_many
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
-    monkeypatch.setattr(games_store, "load_many", lambda ids: loaded.extend(ids) or real_many(ids))
     summed: list[tuple[str, ...]] = []
-    real_record_of = service.record_of
-    monkeypatch.setattr(
-        service, "record_of", lambda game: summed.append(game.players) or real_record_of(game)
-    )
+    real_load, real_many = games_store.load, games_store.load_many
+
+    def build_board(*args: Any) -> Any:
+        worked.append(args)
+        return board.build_board(*args)
+
+    def load(game_id: str) -> Any:
+        loaded.append(game_id)
+        return real_load(game_id)
+
+    def load_many(game_ids: list[str]) -> Any:
+        loaded.extend(game_ids)
+        return real_many(game_ids)
+
+    def summing(game: Any) -> Any:
+        summed.append(game.players)
+        return record_of(game)
+
+    monkeypatch.setattr(service, "build_board", build_board)
+    monkeypatch.setattr(games_store, "load", load)
+    monkeypatch.setattr(games_store, "load_many", load_many)
+    monkeypatch.setattr(service, "record_of", summing)
     app = client.application
     with writes(app) as written:
         assert client.get(f"/clubs/{club_id}").status_code == 200
