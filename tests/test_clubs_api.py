@@ -4,10 +4,11 @@ correction, and bad input never a 500."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from club_fixture import FIXTURE, G1, MEMBERS, new_club, play_in_club, results_json
+from club_fixture import FIXTURE, G1, MEMBERS, new_club, play_in_club, results_json, writes
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -287,38 +288,58 @@ def test_fuzzed_bodies_are_answered_in_json_never_a_500(
 def test_reading_a_club_replays_nothing_while_its_games_stand_still(
     client: FlaskClient, fixture_club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The board kept with the club answers while no game moved; a round entered since makes
-    it worked out again, from the records (only the game that moved is summed up again)."""
-    from referee.web.clubs import store
+    """The board kept with the club answers every read: no game is read, nothing worked out,
+    nothing written during a GET. A round entered is summed up by its own write (only the
+    game that moved), which keeps the board in the same transaction."""
+    from referee.engine.records import record_of
+    from referee.web.clubs import board, exports, service
     from referee.web.games import queries as games_store
 
     club_id = fixture_club["id"]
     before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
-    read_games = []
-    monkeypatch.setattr(store, "club_games_of", lambda *a: read_games.append(a) or [])
+    worked: list[Any] = []
     loaded: list[str] = []
-    real_load = games_store.load
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
-    assert client.get(f"/clubs/{club_id}").status_code == 200
-    assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
-    assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
-    assert read_games == [] and loaded == []
-    monkeypatch.undo()
-    # A round of the unfinished game: only that game is read again.
+    summed: list[tuple[str, ...]] = []
+    real_load, real_many = games_store.load, games_store.load_many
+
+    def build_board(*args: Any) -> Any:
+        worked.append(args)
+        return board.build_board(*args)
+
+    def load(game_id: str) -> Any:
+        loaded.append(game_id)
+        return real_load(game_id)
+
+    def load_many(game_ids: list[str]) -> Any:
+        loaded.extend(game_ids)
+        return real_many(game_ids)
+
+    def summing(game: Any) -> Any:
+        summed.append(game.players)
+        return record_of(game)
+
+    monkeypatch.setattr(service, "build_board", build_board)
+    # The games the clubs read (the games API reads the game it writes, as for any game).
+    counting = SimpleNamespace(load=load, load_many=load_many)
+    monkeypatch.setattr(service, "game_queries", counting)
+    monkeypatch.setattr(exports, "game_queries", counting)
+    monkeypatch.setattr(service, "record_of", summing)
+    app = client.application
+    with writes(app) as written:
+        assert client.get(f"/clubs/{club_id}").status_code == 200
+        assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
+        assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
+    assert worked == [] and loaded == [] and summed == [] and written == []
+    # A round of the unfinished game: its write sums up that game only, and keeps the board.
     unfinished = fixture_club["games"][2]
     body = {"round": 3, "results": results_json(["Bo", "Cy", "Di"], 2, {0: 5, 1: 10})}
     auth = {"Authorization": f"Bearer {unfinished['edit_token']}"}
-    assert (
-        client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth).status_code
-        == 200
-    )
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
-    after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
-    assert loaded == [unfinished["id"]]
+    answer = client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth)
+    assert answer.status_code == 200
+    assert summed == [("Bo", "Cy", "Di")] and loaded == [] and len(worked) == 1
+    with writes(app) as written:
+        after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
+    assert written == [] and len(worked) == 1 and loaded == []
     players = {p["name"]: p for p in after["players"]}
     assert players["Di"]["rounds_out"] == 4 + 1 and players["Bo"]["games"] == 3
 

@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 
 from referee.engine.game import clean_name, name_key, read_names
 from referee.web import create_app
+from referee.web.core.spreadsheets import csv_cell
 from referee.web.database import database
-from referee.web.games.exports import csv_cell
 from referee.web.hosting import RedactingFilter, redact
 
 PLAYERS = ["Ann", "Bo", "Cy"]

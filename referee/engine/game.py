@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
@@ -279,6 +279,7 @@ def clean_name(raw: str) -> str:
     return name if visible else ""
 
 
+@lru_cache(maxsize=4096)  # a club's board compares the same few names thousands of times
 def name_key(name: str) -> str:
     """What two names are compared by: the same letters, whatever their case, form, width or
     invisible joiners ("Ａnn", "ANN" and "An\u200dn" are all "ann")."""

@@ -7,24 +7,25 @@ from flask import abort, session
 
 from referee.web.messages import describe
 
-from . import store
+from . import service
+from .store import StoredClub
 
 RECENT_KEY = "recent_clubs"
 #: Clubs a phone lists on /clubs.
 RECENT_MAX = 6
 
 
-def club_or_404(club_id: str) -> store.StoredClub:
-    club = store.load(club_id)
+def club_or_404(club_id: str) -> StoredClub:
+    club = service.load(club_id)
     if club is None:
         abort(404, description=describe("club_not_found"))
     return club
 
 
-def editable_club(club_id: str, token: str) -> store.StoredClub:
+def editable_club(club_id: str, token: str) -> StoredClub:
     """The club, when `token` is its edit token (else a 404 or a 403)."""
     club = club_or_404(club_id)
-    if not store.check_token(club_id, token):
+    if not service.check_token(club_id, token):
         abort(403, description=describe("bad_club_token"))
     return club
 

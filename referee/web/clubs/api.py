@@ -9,6 +9,7 @@ the calls in the OpenAPI document. A refusal answers `error` (the first reason) 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -35,9 +36,8 @@ from referee.web.hosting import keep_private
 from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason
 
-from . import filing, schemas, store
-from .board import board_of
-from .exports import club_json, stats_json
+from . import schemas, service
+from .exports import club_answer, club_json, stats_answer
 from .links import edit_url, view_url
 from .presenting import club_view
 
@@ -56,10 +56,14 @@ def _error(status: int, code: str) -> ResponseReturnValue:
     return jsonify({"error": {"code": code, "message": describe(code)}}), status
 
 
+def _refused(reasons: Sequence[Reason]) -> ResponseReturnValue:
+    errors = [_reason_json(r) for r in reasons]
+    return jsonify({"error": errors[0], "errors": errors}), 400
+
+
 @api_bp.errorhandler(GameRefused)
 def refused(error: GameRefused) -> ResponseReturnValue:
-    errors = [_reason_json(r) for r in error.reasons]
-    return jsonify({"error": errors[0], "errors": errors}), 400
+    return _refused(error.reasons)
 
 
 def bearer_token() -> str | None:
@@ -89,16 +93,17 @@ def create() -> ResponseReturnValue:
     """A club without accounts: its `edit_token` starts games filed in it (with
     `POST /api/v1/games` and `club`); anyone with `view_url` can read it."""
     fields = read_body(schemas.NewClub, request_json())
-    club, token = store.create(fields.name, lang=body_language(fields.lang))
+    founded = service.found(fields.name, lang=body_language(fields.lang))
+    if isinstance(founded, service.Refused):
+        return _refused(founded.reasons)
+    club, token = founded.club, founded.token
     keep_private()  # the answer holds the club's edit token
-    response = jsonify(
-        {
-            **club_json(club, []),
-            "edit_token": token,
-            "view_url": view_url(club.id, external=True),
-            "edit_url": edit_url(club.id, token, external=True),
-        }
+    answer = schemas.ClubCreated(
+        **dict(club_answer(club)),
+        edit_token=token,
+        edit_url=edit_url(club.id, token, external=True),
     )
+    response = jsonify(answer.model_dump(mode="json"))
     response.status_code = 201
     response.headers["Location"] = f"/api/v1/clubs/{club.id}"
     return response
@@ -115,10 +120,10 @@ def create() -> ResponseReturnValue:
 )
 def read(club_id: str) -> ResponseReturnValue:
     """The club's name, members, and games (newest first)."""
-    club = store.load(club_id)
+    club = service.load(club_id)
     if club is None:
         return _error(404, "club_not_found")
-    return jsonify(club_json(club, board_of(club.id, with_games=True).games))
+    return jsonify(club_json(club, service.game_lines(club.id)))
 
 
 @api_bp.get("/<club_id>/stats")
@@ -139,7 +144,7 @@ def read(club_id: str) -> ResponseReturnValue:
 )
 def stats(club_id: str) -> ResponseReturnValue:
     """Every member's stats and rating, over all the club's games or one variant's."""
-    club = store.load(club_id)
+    club = service.load(club_id)
     if club is None:
         return _error(404, "club_not_found")
     asked = request.args.get("variant")
@@ -149,8 +154,8 @@ def stats(club_id: str) -> ResponseReturnValue:
             variant = get_variant(asked).id
         except RefereeError as error:
             raise GameRefused([reason(error.code, field="variant", **error.params)]) from None
-    view = club_view(club, board_of(club.id), variant)
-    return jsonify(stats_json(view))
+    view = club_view(club, service.board(club.id), variant)
+    return jsonify(stats_answer(view).model_dump(mode="json"))
 
 
 @api_bp.record_once
@@ -160,31 +165,39 @@ def _file_new_games(state: BlueprintSetupState) -> None:
 
 
 def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseReturnValue:
-    """`POST /api/v1/games` with `club`: the club's token starts the game, which keeps a token
-    of its own. GameRefused (the games API answers it) when the game cannot start."""
+    """`POST /api/v1/games` with `club` (`service.file_new_game`): the club's token starts the
+    game, which keeps a token of its own. GameRefused (the games API answers it) when the game
+    cannot start."""
     fields = read_body(NewGame, body)
-    club = store.load(fields.club or "")
-    if club is None:
-        return _error(404, "club_not_found")
-    if token is None:
-        return _error(403, "missing_club_token")
-    if not store.check_token(club.id, token):
-        return _error(403, "bad_club_token")
-    stored, game_token = filing.start_game(
-        club,
-        fields.variant,
-        fields.players,
+    filed = service.file_new_game(
+        fields.club,
+        token,
+        variant=fields.variant,
+        players=fields.players,
         lang=body_language(fields.lang),
         house_rules=fields.house_rules,
         first_dealer=fields.first_dealer,
     )
+    if isinstance(filed, service.ClubMissing):
+        return _error(404, "club_not_found")
+    if isinstance(filed, service.Forbidden):
+        return _error(403, filed.code)
+    if isinstance(filed, service.Refused):
+        raise GameRefused(filed.reasons)
+    return _filed_answer(filed)
+
+
+def _filed_answer(filed: service.GameFiled) -> Response:
+    """201: the game as `GET /api/v1/games/<id>` answers it, its token and links, its club."""
+    stored, game_token, club_id = filed.game, filed.token, filed.club.id
+    filed_in = schemas.FiledIn(id=club_id, view_url=view_url(club_id, external=True))
     response: Response = jsonify(
         {
             **game_json(stored),
             "edit_token": game_token,
             "view_url": game_links.view_url(stored.id, external=True),
             "edit_url": game_links.edit_url(stored.id, game_token, external=True),
-            "club": {"id": club.id, "view_url": view_url(club.id, external=True)},
+            "club": filed_in.model_dump(mode="json"),
         }
     )
     response.status_code = 201

@@ -1,138 +1,100 @@
-"""A club out and back in: SPEC's JSON (`GET /api/v1/clubs/<id>` and `…/stats`), the club as
-a file (JSON with every game's rounds; CSV with a line per player and game), and importing
-such a JSON file as a new club."""
+"""A club out and back in: SPEC's JSON (`GET /api/v1/clubs/<id>` and `…/stats`) built by the
+models of `schemas.py`, the club as a file (JSON with every game's rounds, `schemas.ClubFile`;
+CSV with a line per player and game), and a club file read and checked for an import (the
+service keeps it, in one transaction)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from referee.engine.game import GameRefused, name_key, reason
-from referee.engine.ratings import DEFAULT, Rating
-from referee.engine.records import PlayerStats
-from referee.web.core.languages import LANGUAGES
+from referee.engine.club import Club, Ledger
+from referee.engine.game import Game, GameRefused, Reason, Step, reason
+from referee.engine.ratings import DEFAULT
+from referee.web.api.schemas import Problem, Unreadable, read
+from referee.web.core.languages import supported
+from referee.web.core.spreadsheets import csv_text
 from referee.web.games import queries as game_queries
-from referee.web.games import service as games_service
 from referee.web.games.exports import read_export, results_json
 from referee.web.messages import describe_reason
 
-from . import store
-from .board import GameLine
+from . import schemas
 from .links import view_url
 from .presenting import ClubView
-from .store import ClubGame, StoredClub
+from .store import StoredClub
 
-JSON = dict[str, Any]
-#: What a club file says it is.
-FORMAT: Final = "rummy-referee-club"
-#: The most games one import brings in.
-MAX_IMPORTED_GAMES: Final = 2000
+# -- SPEC's JSON ------------------------------------------------------------------------------
 
 
-def _date(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+def club_answer(club: StoredClub) -> schemas.ClubAnswer:
+    """The club in the shape of GET /api/v1/clubs/<id> (SPEC.md), without its games."""
+    return schemas.ClubAnswer(
+        id=club.id,
+        name=club.name,
+        lang=club.lang,
+        members=list(club.members),
+        games=[],
+        version=club.version,
+        view_url=view_url(club.id, external=True),
+    )
 
 
-def club_game_json(game: GameLine) -> JSON:
-    winners = list(game.winners)
-    return {
-        "id": game.game_id,
-        "variant": game.variant,
-        "players": list(game.players),
-        "finished": game.finished,
-        "winner": winners[0] if len(winners) == 1 else None,
-        "winners": winners,
-        "date": _date(game.played_at),
-    }
+def club_json(club: StoredClub, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """GET /api/v1/clubs/<id>'s answer with the games' lines as kept: each made by
+    `schemas.ClubGame` when its game was written, so 500 lines are not made again per read."""
+    return {**club_answer(club).model_dump(mode="json"), "games": lines}
 
 
-def club_json(club: StoredClub, games: Sequence[GameLine]) -> JSON:
-    """The club in the shape of GET /api/v1/clubs/<id> (SPEC.md)."""
-    return {
-        "id": club.id,
-        "name": club.name,
-        "lang": club.lang,
-        "members": list(club.members),
-        "games": [club_game_json(game) for game in games],
-        "version": club.version,
-        "view_url": view_url(club.id, external=True),
-    }
-
-
-def rating_json(rating: Rating) -> JSON:
-    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
-
-
-def player_json(stats: PlayerStats, rating: Rating) -> JSON:
-    return {
-        "name": stats.name,
-        "games": stats.games,
-        "finished": stats.finished,
-        "wins": stats.wins,
-        "win_rate": stats.win_rate,
-        "average_round_penalty": stats.average_round,
-        "rounds_out": stats.rounds_out,
-        "rating": rating_json(rating),
-        # beside SPEC's fields: what the club page shows too
-        "rounds": stats.rounds,
-        "best_round": stats.best,
-        "worst_round": stats.worst,
-        "longest_streak": stats.longest_streak,
-    }
-
-
-def stats_json(view: ClubView) -> JSON:
+def stats_answer(view: ClubView) -> schemas.ClubStats:
     """The stats in the shape of GET /api/v1/clubs/<id>/stats (SPEC.md), plus head to head."""
     ratings = view.ratings
-    return {
-        "club": view.club.id,
-        "variant": view.variant,
-        "players": [player_json(stats, ratings.get(stats.name, DEFAULT)) for stats in view.stats],
-        "head_to_head": [
-            {"player": a, "opponent": b, "ahead": m.ahead, "behind": m.behind, "level": m.level}
+    return schemas.ClubStats(
+        club=view.club.id,
+        variant=view.variant,
+        players=[
+            schemas.PlayerStats.of(stats, ratings.get(stats.name, DEFAULT)) for stats in view.stats
+        ],
+        head_to_head=[
+            schemas.HeadToHead(player=a, opponent=b, ahead=m.ahead, behind=m.behind, level=m.level)
             for (a, b), m in sorted(view.meetings.items())
         ],
-    }
+    )
 
 
-# -- the club as a file -------------------------------------------------------------------------
+# -- the club as a file -----------------------------------------------------------------------
 
 
-def _game_file(game: ClubGame) -> JSON | None:
-    stored = game_queries.load(game.game_id)
-    if stored is None:
-        return None
-    played = stored.game
-    return {
-        "id": game.game_id,
-        "date": _date(game.played_at),
-        "variant": played.variant.id,
-        "house_rules": dict(played.house_rules),
-        "players": list(played.players),
-        "first_dealer": played.players[played.first_dealer],
-        "lang": stored.lang,
-        "rounds": [{"round": r.number, "results": results_json(played, r)} for r in played.rounds],
-        "totals": dict(zip(played.players, played.standings.totals, strict=True)),
-        "finished": game.record.finished,
-        "winners": list(game.record.winners),
-    }
-
-
-def club_file(club: StoredClub, games: Sequence[ClubGame]) -> JSON:
+def club_file(club: StoredClub, ledger: Ledger) -> schemas.ClubFile:
     """Everything needed to make the club again: members, and every game's rounds."""
-    files = [_game_file(game) for game in games]
-    return {
-        "format": FORMAT,
-        "version": 1,
-        "name": club.name,
-        "lang": club.lang,
-        "created": _date(club.created_at),
-        "members": list(club.members),
-        "games": [entry for entry in files if entry is not None],
+    loaded = {
+        stored.id: stored for stored in game_queries.load_many([g.game_id for g in ledger.games])
     }
+    games = []
+    for kept in ledger.games:
+        stored = loaded.get(kept.game_id)
+        if stored is None or kept.record is None:
+            continue
+        played = stored.game
+        games.append(
+            schemas.FileGame(
+                id=kept.game_id,
+                date=schemas.utc_text(kept.played_at),
+                variant=played.variant.id,
+                house_rules=dict(played.house_rules),
+                players=list(played.players),
+                first_dealer=played.players[played.first_dealer],
+                lang=stored.lang,
+                rounds=[
+                    {"round": r.number, "results": results_json(played, r)} for r in played.rounds
+                ],
+                totals=dict(zip(played.players, played.standings.totals, strict=True)),
+                finished=kept.record.finished,
+                winners=list(kept.record.winners),
+            )
+        )
+    return schemas.ClubFile.of(club.name, club.lang, club.created_at, club.members, games)
 
 
 CSV_COLUMNS: Final = (
@@ -141,88 +103,99 @@ CSV_COLUMNS: Final = (
 )  # fmt: skip
 
 
-def to_csv(games: Sequence[ClubGame]) -> str:
+def to_csv(ledger: Ledger) -> str:
     """A line per player and game, oldest game first: for a spreadsheet."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    for game in games:
+    rows: list[Sequence[Any]] = [CSV_COLUMNS]
+    for game in ledger.games:
         record = game.record
-        for seat in record.seats:
-            writer.writerow(
-                [
-                    _date(game.played_at),
-                    game.game_id,
-                    game.variant,
-                    int(record.finished),
-                    seat.name,
-                    seat.total,
-                    seat.place,
-                    int(seat.won),
-                    seat.rounds,
-                    seat.rounds_out,
-                ]
-            )
-    return buffer.getvalue()
+        if record is None:
+            continue
+        date = schemas.utc_text(game.played_at)
+        rows.extend(
+            (date, game.game_id, game.variant, int(record.finished), seat.name, seat.total,
+             seat.place, int(seat.won), seat.rounds, seat.rounds_out)
+            for seat in record.seats
+        )  # fmt: skip
+    return csv_text(rows)
+
+
+# -- a club file read back --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FiledGame:
+    """A game of a club file, read and checked: as it started, the steps of its rounds, its
+    language and its date in the club."""
+
+    start: Game
+    steps: tuple[Step, ...]
+    lang: str
+    played_at: datetime
+
+    @property
+    def game(self) -> Game:
+        return self.steps[-1].game if self.steps else self.start
+
+
+@dataclass(frozen=True)
+class ClubFileRead:
+    """A club file read and checked, nothing kept: the club with every member (the file's,
+    then each game's newcomers), its language, and its games in the file's order."""
+
+    club: Club
+    lang: str
+    games: tuple[FiledGame, ...]
 
 
 def _bad(field: str, **params: Any) -> GameRefused:
     return GameRefused([reason("bad_club_import", field=field, **params)])
 
 
-def _played_at(value: Any, fallback: datetime) -> datetime:
-    if isinstance(value, str):
-        try:
-            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return fallback
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return fallback
+def _bad_game(number: int, said: Reason) -> GameRefused:
+    text = describe_reason(said)
+    return GameRefused([reason("bad_club_game", field="games", game=number, reason=text)])
 
 
-def import_club(data: Any, *, lang: str) -> tuple[StoredClub, str]:
-    """A new club (new ids and tokens, for the club and each game) from a club file.
+def _unreadable(problem: Problem) -> GameRefused:
+    where = problem.where
+    if where[:1] == ("games",) and len(where) > 1 and isinstance(where[1], int):
+        return _bad_game(where[1] + 1, reason("bad_import", field="data"))
+    return _bad(str(where[0]) if where[:1] in (("games",), ("members",)) else "data")
 
-    Every game is read and checked before anything is kept: GameRefused says what does not
-    read (the game it is about in `game`, counted from 1).
-    """
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-        raise _bad("data")
-    name, reasons = store.read_club_name(data.get("name"))
-    members, games = data.get("members", []), data.get("games", [])
-    if reasons or not isinstance(members, list) or not isinstance(games, list):
-        raise _bad("data")
-    if not all(isinstance(m, str) for m in members) or len(members) > store.MAX_MEMBERS:
-        raise _bad("members")
+
+def _played_at(value: str | None, fallback: datetime) -> datetime:
+    if value is None:
+        return fallback
     try:
-        store.check_names(members)
-    except GameRefused:
-        raise _bad("members") from None
-    if len(games) > MAX_IMPORTED_GAMES:
-        raise _bad("games")
-    read = []
-    for number, entry in enumerate(games, start=1):
-        try:
-            read.append(read_export(entry, lang=lang))
-        except GameRefused as refused:
-            said = describe_reason(refused.reasons[0])
-            raise GameRefused(
-                [reason("bad_club_game", field="games", game=number, reason=said)]
-            ) from None
-    everyone = [*members, *(name for start, _steps, _lang in read for name in start.players)]
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return fallback
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def read_club_file(data: Any, *, lang: str) -> ClubFileRead:
+    """A club file read and checked, every game entered again by the engine: GameRefused says
+    what does not read (the game it is about in `game`, counted from 1)."""
+    if not isinstance(data, dict) or data.get("format") != schemas.FORMAT:
+        raise _bad("data")
     try:
-        store.check_names(everyone)
-    except GameRefused:
-        raise _bad("members") from None
-    if len({name_key(name) for name in everyone if isinstance(name, str)}) > store.MAX_MEMBERS:
-        raise _bad("members")
-    language = data.get("lang") if data.get("lang") in LANGUAGES else lang
-    club, token = store.create(name, lang=str(language), members=members)
+        read_file = read(schemas.ClubFile, data)
+    except Unreadable as unreadable:
+        raise _unreadable(unreadable.problems[0]) from None
+    try:
+        club = Club.found(read_file.name, read_file.members)
+    except GameRefused as refused:
+        raise _bad("members" if refused.reasons[0].field == "members" else "data") from None
     now = datetime.now(UTC)
-    for number, ((start, steps, game_lang), entry) in enumerate(zip(read, games, strict=True)):
-        started = games_service.create(start, lang=game_lang, steps=steps)
-        assert isinstance(started, games_service.Created)  # nothing files it: nothing refuses
-        played_at = _played_at(entry.get("date"), now + timedelta(microseconds=number))
-        club = store.file_game(club.id, started.stored.id, start.players, played_at=played_at)
-    store.club_games_of(club.id)  # summed up and rated now, not on the first visit
-    return club, token
+    games: list[FiledGame] = []
+    for number, entry in enumerate(read_file.games, start=1):
+        try:
+            start, steps, game_lang = read_export(entry.game_export(), lang=lang)
+        except GameRefused as refused:
+            raise _bad_game(number, refused.reasons[0]) from None
+        fallback = now + timedelta(microseconds=number)
+        games.append(FiledGame(start, tuple(steps), game_lang, _played_at(entry.date, fallback)))
+    everyone = [name for game in games for name in game.start.players]
+    if not club.can_file(everyone):  # every game's newcomers, as filing them one by one would
+        raise _bad("members")
+    return ClubFileRead(club.file(everyone).club, supported(read_file.lang) or lang, tuple(games))

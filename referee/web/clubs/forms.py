@@ -25,12 +25,11 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from referee.engine.club import MAX_CLUB_NAME
 from referee.engine.game import MAX_NAME
 from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
 from referee.web.words import variant_name
-
-from .store import MAX_CLUB_NAME
 
 #: Name fields for people who are not members yet, on the new-game form.
 NEW_NAME_FIELDS = 4

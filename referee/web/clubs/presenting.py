@@ -107,7 +107,7 @@ def ratings_chart(view: ViewData, members: Sequence[str]) -> LineChart | None:
 def club_view(club: StoredClub, board: Board, variant: str | None) -> ClubView:
     """The club's page for `variant` (None: all its games), from its board."""
     view = board.view(variant)
-    meetings = dict(view.meetings)
+    meetings = view.meetings_by_pair()
     met = {a for a, _b in meetings}
     return ClubView(
         club=club,

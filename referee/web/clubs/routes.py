@@ -13,7 +13,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_percent, gettext
 
 from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, name_key
+from referee.engine.game import Reason, name_key
 from referee.engine.variants import get_variant
 from referee.web import formats
 from referee.web.core.languages import LANGUAGES
@@ -24,12 +24,13 @@ from referee.web.messages import describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import variant_name
 
-from . import bp, exports, filing, store
+from . import bp, service
 from .access import club_or_404, editable_club, recent, remember
-from .board import GameLine, board_of
+from .board import GameLine
 from .forms import ClubGameForm, ClubSheetForm, ImportClubForm, NewClubForm, RematchForm
 from .links import edit_url, view_url
 from .presenting import ClubView, club_view
+from .store import StoredClub
 
 #: The largest club file read from an upload (bytes).
 MAX_IMPORT = 1024 * 1024
@@ -51,7 +52,7 @@ def _index_page(
     tokens = dict(recent())
     clubs = [
         (club, edit_url(club.id, token) if (token := tokens.get(club.id)) else view_url(club.id))
-        for club in store.load_many(list(tokens))
+        for club in service.load_many(list(tokens))
     ]
     page = render_template(
         "clubs/index.html",
@@ -64,6 +65,10 @@ def _index_page(
     return page, status
 
 
+def _said(reasons: Sequence[Reason]) -> list[str]:
+    return [describe_reason(found) for found in reasons]
+
+
 @bp.route("/clubs", methods=["GET", "POST"])
 def index() -> ResponseReturnValue:
     """Found a club; the clubs this phone knows."""
@@ -73,41 +78,40 @@ def index() -> ResponseReturnValue:
         return _index_page(form)
     if not form.validate_on_submit():
         return _index_page(form, status=400)
-    try:
-        club, token = store.create(form.name.data or "", lang=form.lang.data or "en")
-    except GameRefused as refused:
-        errors = [describe_reason(r) for r in refused.reasons]
-        return _index_page(form, errors=errors, status=400)
-    remember(club.id, token)
-    response = redirect(edit_url(club.id, token), code=303)
+    founded = service.found(form.name.data or "", lang=form.lang.data or "en")
+    if isinstance(founded, service.Refused):
+        return _index_page(form, errors=_said(founded.reasons), status=400)
+    remember(founded.club.id, founded.token)
+    response = redirect(edit_url(founded.club.id, founded.token), code=303)
     if form.lang.data in LANGUAGES:
         remember_language(response, form.lang.data)
     return response
+
+
+def _club_file(form: ImportClubForm) -> Any:
+    """The club file sent (uploaded, else pasted) as JSON data; None when it is not JSON."""
+    raw = form.text.data or ""
+    upload = form.file.data
+    if upload and getattr(upload, "filename", ""):
+        raw = upload.read(MAX_IMPORT).decode("utf-8", errors="replace")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
 
 
 @bp.post("/clubs/import")
 def import_club() -> ResponseReturnValue:
     """A club file back as a new club (new links for the club and each game)."""
     form = ImportClubForm()
-    errors: list[str] = []
-    if form.validate_on_submit():
-        raw = form.text.data or ""
-        upload = form.file.data
-        if upload and getattr(upload, "filename", ""):
-            raw = upload.read(MAX_IMPORT).decode("utf-8", errors="replace")
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            data = None
-        try:
-            club, token = exports.import_club(data, lang=current_language())
-        except GameRefused as refused:
-            errors = [describe_reason(r) for r in refused.reasons]
-        else:
-            remember(club.id, token)
-            return redirect(edit_url(club.id, token), code=303)
-    else:
+    if not form.validate_on_submit():
         errors = [gettext("Please send the form again.")]
+    else:
+        imported = service.import_club(_club_file(form), lang=current_language())
+        if isinstance(imported, service.Founded):
+            remember(imported.club.id, imported.token)
+            return redirect(edit_url(imported.club.id, imported.token), code=303)
+        errors = _said(imported.reasons)
     new_form = NewClubForm(formdata=None)
     new_form.lang.data = current_language()
     return _index_page(new_form, form, import_errors=errors, status=400)
@@ -137,9 +141,7 @@ def _game_links(view: ClubView) -> dict[str, str]:
     }
 
 
-def _new_game_form(
-    club: store.StoredClub, last: GameLine | None, formdata: Any = None
-) -> ClubGameForm:
+def _new_game_form(club: StoredClub, last: GameLine | None, formdata: Any = None) -> ClubGameForm:
     """The new game's form: the last table's variant and players picked to start from."""
     form = ClubGameForm(formdata=formdata)
     form.setup(club.members)
@@ -150,9 +152,7 @@ def _new_game_form(
     return form
 
 
-def _sheet_form(
-    club: store.StoredClub, variant_id: str | None, last: GameLine | None
-) -> ClubSheetForm:
+def _sheet_form(club: StoredClub, variant_id: str | None, last: GameLine | None) -> ClubSheetForm:
     """The sheet's form: the variant asked for (else the last table's), the last table picked."""
     form = ClubSheetForm(formdata=None, prefix=SHEET_PREFIX)
     form.setup(club.members)
@@ -165,7 +165,7 @@ def _sheet_form(
 
 
 def _render(
-    club: store.StoredClub,
+    club: StoredClub,
     token: str | None,
     *,
     form: ClubGameForm | None = None,
@@ -173,7 +173,7 @@ def _render(
     status: int = 200,
 ) -> ResponseReturnValue:
     variant = _variant_asked()
-    board = board_of(club.id)
+    board = service.board(club.id)
     view = club_view(club, board, variant)
     last = board.last  # the last table, whatever its variant
     if token is not None and form is None:
@@ -215,9 +215,9 @@ def edit(club_id: str, token: str) -> ResponseReturnValue:
     return _render(club, token)
 
 
-def _started(stored_id: str, game_token: str, lang: str | None) -> ResponseReturnValue:
-    game_access.remember(stored_id, game_token)
-    response = redirect(game_links.edit_url(stored_id, game_token), code=303)
+def _started(filed: service.GameFiled, lang: str | None) -> ResponseReturnValue:
+    game_access.remember(filed.game.id, filed.token)
+    response = redirect(game_links.edit_url(filed.game.id, filed.token), code=303)
     if lang in LANGUAGES:
         remember_language(response, lang)
     return response
@@ -230,36 +230,34 @@ def start_game(club_id: str, token: str) -> ResponseReturnValue:
     form = _new_game_form(club, None, request.form)
     if not form.validate_on_submit():
         return _render(club, token, form=form, status=400)
-    try:
-        stored, game_token = filing.start_game(
-            club, form.variant.data, form.player_names(), lang=form.lang.data or club.lang
-        )
-    except GameRefused as refused:
-        errors = [describe_reason(r) for r in refused.reasons]
-        return _render(club, token, form=form, errors=errors, status=400)
-    return _started(stored.id, game_token, form.lang.data)
+    lang = form.lang.data or club.lang
+    filed = service.start_game(
+        club.id, variant=form.variant.data, players=form.player_names(), lang=lang
+    )
+    if isinstance(filed, service.GameFiled):
+        return _started(filed, form.lang.data)
+    if isinstance(filed, service.ClubMissing):
+        abort(404)
+    return _render(club, token, form=form, errors=_said(filed.reasons), status=400)
 
 
 @bp.post("/clubs/<club_id>/edit/<token>/rematch")
 def rematch(club_id: str, token: str) -> ResponseReturnValue:
-    """The last table again, filed in the club."""
+    """The last table again, filed in the club: the game the page showed as the last one (a
+    rematch of a table another phone's new game has just replaced would surprise)."""
     club = editable_club(club_id, token)
     form = RematchForm()
-    last = board_of(club.id).last
-    if not form.validate_on_submit() or last is None:
+    if not form.validate_on_submit():
         abort(400)
-    # The game the page showed as the last one: a rematch of a table that has just been
-    # replaced by another phone's new game would surprise.
-    if form.game.data != last.game_id:
+    filed = service.rematch(club.id, form.game.data)
+    if isinstance(filed, service.GameFiled):
+        return _started(filed, None)
+    if isinstance(filed, service.ClubMissing):
+        abort(404)
+    if isinstance(filed, service.NotTheLast):
         errors = [gettext("Someone started another game meanwhile: here is the club as it is now.")]
         return _render(club, token, errors=errors, status=409)
-    try:
-        stored, game_token = filing.rematch(club, last.game_id)
-    except GameRefused as refused:
-        return _render(
-            club, token, errors=[describe_reason(r) for r in refused.reasons], status=400
-        )
-    return _started(stored.id, game_token, None)
+    return _render(club, token, errors=_said(filed.reasons), status=400)
 
 
 # -- sharing and files --------------------------------------------------------------------------
@@ -277,7 +275,7 @@ def qr_edit(club_id: str, token: str) -> ResponseReturnValue:
     return qr_response(edit_url(club.id, token, external=True))
 
 
-def _download(club: store.StoredClub, body: str, mimetype: str, ext: str) -> Response:
+def _download(club: StoredClub, body: str, mimetype: str, ext: str) -> Response:
     response = Response(body, mimetype=mimetype)
     name = f"rummy-club-{club.id[:6]}.{ext}"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -287,7 +285,7 @@ def _download(club: store.StoredClub, body: str, mimetype: str, ext: str) -> Res
 @bp.get("/clubs/<club_id>.json")
 def export_json(club_id: str) -> ResponseReturnValue:
     club = club_or_404(club_id)
-    data = exports.club_file(club, store.club_games_of(club.id))
+    data = service.club_file(club).model_dump(mode="json")
     return _download(
         club, json.dumps(data, ensure_ascii=False, indent=1), "application/json", "json"
     )
@@ -296,7 +294,26 @@ def export_json(club_id: str) -> ResponseReturnValue:
 @bp.get("/clubs/<club_id>.csv")
 def export_csv(club_id: str) -> ResponseReturnValue:
     club = club_or_404(club_id)
-    return _download(club, exports.to_csv(store.club_games_of(club.id)), "text/csv", "csv")
+    return _download(club, service.club_csv(club), "text/csv", "csv")
+
+
+def _blank_sheet(club: StoredClub, args: Any) -> str:
+    """The blank sheet's address: the members picked (in the club's order, the seat order),
+    the variant and the paper asked for (a 404 for a variant that is none)."""
+    asked = {name_key(name) for name in args.getlist(f"{SHEET_PREFIX}-players")}
+    names = [member for member in club.members if name_key(member) in asked]
+    try:
+        variant = get_variant(args.get(f"{SHEET_PREFIX}-variant") or "contract").id
+    except RefereeError:
+        abort(404)
+    paper = args.get(f"{SHEET_PREFIX}-paper", "a4")
+    return url_for(
+        "printing.blank_sheet",
+        variant=variant,
+        players=", ".join(names),
+        paper=paper if paper in ("a4", "letter") else "a4",
+        lang=current_language(),
+    )
 
 
 @bp.get("/clubs/<club_id>/sheet")
@@ -304,27 +321,12 @@ def sheet(club_id: str) -> ResponseReturnValue:
     """Pick the members and the variant; then the blank sheet, which the printing blueprint
     draws (a redirect with the names)."""
     club = club_or_404(club_id)
-    args = request.args
-    if f"{SHEET_PREFIX}-variant" not in args:
-        form = _sheet_form(club, _variant_asked(), board_of(club.id).last)
-        back = dict(recent()).get(club.id)
-        link = edit_url(club.id, back) if back else view_url(club.id)
-        return render_template("clubs/sheet.html", club=club, sheet_form=form, back=link)
-    asked = {name_key(name) for name in args.getlist(f"{SHEET_PREFIX}-players")}
-    names = [member for member in club.members if name_key(member) in asked]  # seat order
-    try:
-        variant = get_variant(args.get(f"{SHEET_PREFIX}-variant") or "contract").id
-    except RefereeError:
-        abort(404)
-    paper = args.get(f"{SHEET_PREFIX}-paper", "a4")
-    target = url_for(
-        "printing.blank_sheet",
-        variant=variant,
-        players=", ".join(names),
-        paper=paper if paper in ("a4", "letter") else "a4",
-        lang=current_language(),
-    )
-    return redirect(target, code=303)
+    if f"{SHEET_PREFIX}-variant" in request.args:
+        return redirect(_blank_sheet(club, request.args), code=303)
+    form = _sheet_form(club, _variant_asked(), service.board(club.id).last)
+    back = dict(recent()).get(club.id)
+    link = edit_url(club.id, back) if back else view_url(club.id)
+    return render_template("clubs/sheet.html", club=club, sheet_form=form, back=link)
 
 
 @bp.context_processor
@@ -342,7 +344,7 @@ def clubs_context() -> dict[str, object]:
 class GameInClub:
     """What a game's page says of the club the game is filed in."""
 
-    club: store.StoredClub
+    club: StoredClub
     link: str  # the club page (its edit link where this phone has the club's token)
     token: str | None  # the club's edit token, where this phone has it
     rematch_form: RematchForm | None  # once the game is over, on a phone with the token
@@ -350,15 +352,14 @@ class GameInClub:
 
 def game_in_club(game_id: str, finished: bool) -> GameInClub | None:
     """The club of a game, for its page (templates/games/_club.html), or None."""
-    club = store.club_of_game(game_id)
+    club = service.club_of_game(game_id)
     if club is None:
         return None
     token = dict(recent()).get(club.id)
     form = None
-    if token and finished:  # the same table again: from the club's last table only
-        last = board_of(club.id).last
-        if last is not None and last.game_id == game_id:
-            form = RematchForm(formdata=None, game=game_id)
+    # The same table again: from the club's last table only.
+    if token and finished and service.last_game_id(club.id) == game_id:
+        form = RematchForm(formdata=None, game=game_id)
     link = edit_url(club.id, token) if token else view_url(club.id)
     return GameInClub(club=club, link=link, token=token, rematch_form=form)
 

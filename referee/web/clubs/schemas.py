@@ -1,14 +1,39 @@
-"""The clubs API's bodies and answers as pydantic models: the games' one reader
-(`games.schemas.read_body`) reads the bodies, and the OpenAPI description is built from the
-same classes. What a value means (a club's name: not empty, not too long) the store checks
-with reasons of its own.
+"""Every club value that leaves the app or comes into it, as one pydantic model each: the club
+and its game lines (`GET /api/v1/clubs/<id>`), a member's stats and rating and head to head
+(`…/stats`), and the club as a file (its export, and what an import reads).
+
+The answers are built by these models (`of`) and the OpenAPI description is built from the same
+classes; the games' one reader (`games.schemas.read_body`) reads the bodies. What a value means
+(a club's name: not empty, not too long) the engine's `Club` checks, with reasons of its own.
 """
 
 from __future__ import annotations
 
-from pydantic import Field, StrictStr
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final, Literal
 
+from pydantic import ConfigDict, Field, StrictStr
+
+from referee.engine import ratings as engine_ratings
+from referee.engine import records
+from referee.engine.club import MAX_MEMBERS
 from referee.web.api.schemas import Answer, Body, Language
+
+from .board import GameLine
+
+#: What a club file says it is.
+FORMAT: Final = "rummy-referee-club"
+#: The most games one import brings in.
+MAX_IMPORTED_GAMES: Final = 1200
+
+
+def utc_text(moment: datetime) -> str:
+    """A moment as the club's JSON writes it: ISO 8601 in UTC, with a Z."""
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+# -- bodies -----------------------------------------------------------------------------------
 
 
 class NewClub(Body):
@@ -18,13 +43,12 @@ class NewClub(Body):
     lang: Language | None = None
 
 
-class Rating(Answer):
-    mu: float
-    sigma: float
-    ordinal: float = Field(description="mu - 3 sigma: what the ladder sorts by")
+# -- the club ---------------------------------------------------------------------------------
 
 
 class ClubGame(Answer):
+    """A game of the club, as its list shows it."""
+
     id: str
     variant: str
     players: list[str]
@@ -32,6 +56,19 @@ class ClubGame(Answer):
     winner: str | None
     winners: list[str]
     date: str = Field(description="ISO 8601, UTC: when the game was created")
+
+    @classmethod
+    def of(cls, line: GameLine) -> ClubGame:
+        winners = list(line.winners)
+        return cls(
+            id=line.game_id,
+            variant=line.variant,
+            players=list(line.players),
+            finished=line.finished,
+            winner=winners[0] if len(winners) == 1 else None,
+            winners=winners,
+            date=utc_text(line.played_at),
+        )
 
 
 class ClubAnswer(Answer):
@@ -51,6 +88,26 @@ class ClubCreated(ClubAnswer):
     edit_url: str
 
 
+class FiledIn(Answer):
+    """The club a game started with `club` is filed in (in `POST /api/v1/games`'s answer)."""
+
+    id: str
+    view_url: str
+
+
+# -- stats ------------------------------------------------------------------------------------
+
+
+class Rating(Answer):
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="mu - 3 sigma: what the ladder sorts by")
+
+    @classmethod
+    def of(cls, rating: engine_ratings.Rating) -> Rating:
+        return cls(mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal)
+
+
 class PlayerStats(Answer):
     name: str
     games: int
@@ -62,10 +119,28 @@ class PlayerStats(Answer):
     )
     rounds_out: int
     rating: Rating
+    # beside SPEC's fields: what the club page shows too
     rounds: int | None = None
     best_round: int | None = None
     worst_round: int | None = None
     longest_streak: int | None = None
+
+    @classmethod
+    def of(cls, stats: records.PlayerStats, rating: engine_ratings.Rating) -> PlayerStats:
+        return cls(
+            name=stats.name,
+            games=stats.games,
+            finished=stats.finished,
+            wins=stats.wins,
+            win_rate=stats.win_rate,
+            average_round_penalty=stats.average_round,
+            rounds_out=stats.rounds_out,
+            rating=Rating.of(rating),
+            rounds=stats.rounds,
+            best_round=stats.best,
+            worst_round=stats.worst,
+            longest_streak=stats.longest_streak,
+        )
 
 
 class HeadToHead(Answer):
@@ -83,3 +158,60 @@ class ClubStats(Answer):
     variant: str | None
     players: list[PlayerStats]
     head_to_head: list[HeadToHead] | None = None
+
+
+# -- the club as a file -----------------------------------------------------------------------
+
+
+class FileGame(Body):
+    """A game in a club file: what the games' import reads (variant, house rules, players,
+    first dealer, language, rounds), with the game's date in the club and what it came to.
+    Fields it does not know are kept for the games' reader, which says what does not read;
+    what the club adds is read leniently (the import does not need it)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    date: StrictStr | None = Field(default=None, description="ISO 8601: orders the club's games")
+    id: StrictStr | None = None
+    variant: Any = None
+    house_rules: Any = None
+    players: Any = None
+    first_dealer: Any = None
+    lang: Any = None
+    rounds: Any = None
+    totals: dict[str, int] | None = None
+    finished: bool | None = None
+    winners: list[str] | None = None
+
+    def game_export(self) -> dict[str, Any]:
+        """The fields the games' import reads."""
+        return self.model_dump(exclude={"date", "id", "totals", "finished", "winners"})
+
+
+class ClubFile(Body):
+    """A club as a file: everything needed to make it again (its members and every game's
+    rounds). Saved from a club page (JSON); read back by `/clubs/import`, which needs its
+    `format` and the games to read; the engine's `Club` reads the name and members."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: Literal["rummy-referee-club"]
+    version: int = 1
+    name: Any = None
+    lang: Any = None
+    created: StrictStr | None = None
+    members: list[Any] = Field(default_factory=list, max_length=MAX_MEMBERS)
+    games: list[FileGame] = Field(default_factory=list, max_length=MAX_IMPORTED_GAMES)
+
+    @classmethod
+    def of(
+        cls, name: str, lang: str, created: datetime, members: Sequence[str], games: list[FileGame]
+    ) -> ClubFile:
+        return cls(
+            format="rummy-referee-club",
+            name=name,
+            lang=lang,
+            created=utc_text(created),
+            members=list(members),
+            games=games,
+        )

@@ -5,13 +5,12 @@ keeps it as a new game; a club's import reads its games the same way).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.game import Game, GameRefused, Round, Step, reason
 from referee.web.core.languages import LANGUAGES
+from referee.web.core.spreadsheets import csv_text
 
 from .links import view_url
 from .queries import StoredGame
@@ -34,27 +33,12 @@ def game_json(stored: StoredGame, shape: type[GameAnswer] = GameAnswer, **extra:
     return data(shape.of(stored.id, stored.lang, stored.game, view, **extra))
 
 
-#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: Any) -> Any:
-    """A cell as written: text that a spreadsheet would run as a formula gets a `'` in front.
-
-    Numbers stay numbers (a negative score is a number, not a formula).
-    """
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 def to_csv(stored: StoredGame) -> str:
     """One line per round: round, contract, dealer, who went out, each player's score; then
     the totals. Where buying is on, each player's buys follow (``buys <name>``) and are summed.
     """
     game = stored.game
     buying = game.variant.buying
-    buffer = io.StringIO()
     buy_columns = [f"buys {name}" for name in game.players] if buying else []
     header = ["round", "contract", "dealer", "went_out", *game.players, *buy_columns]
     rows: list[list[Any]] = [header]
@@ -66,8 +50,7 @@ def to_csv(stored: StoredGame) -> str:
     seats = range(len(game.players))
     total_buys = [sum(r.results[seat].buys for r in game.rounds) for seat in seats]
     rows.append(["total", "", "", "", *game.standings.totals, *(total_buys if buying else [])])
-    csv.writer(buffer).writerows([csv_cell(cell) for cell in row] for row in rows)
-    return buffer.getvalue()
+    return csv_text(rows)
 
 
 def _known(lang: Any) -> bool:

@@ -195,17 +195,30 @@ def create(
     """Keep a new game, with the `steps` taken from it (an import's rounds)."""
     try:
         with database().writing() as conn:
-            game_id, token = store.insert_game(conn, game, lang=lang)
-            for step in steps:
-                store.keep(conn, game_id, step)
-            stored = queries.read(conn, game_id)
-            assert stored is not None
-            if filing is not None:
-                filing(conn, stored)
-            game_written.send(game_id, conn=conn, stored=stored, change=None)
+            stored, token = create_on(conn, game, lang=lang, steps=steps, filing=filing)
     except GameRefused as refused:  # where it was to be filed said no: nothing was kept
         return Refused(refused.reasons)
     return Created(stored, token)
+
+
+def create_on(
+    conn: Connection,
+    game: Game,
+    *,
+    lang: str,
+    steps: Sequence[Step] = (),
+    filing: Filing | None = None,
+) -> tuple[StoredGame, str]:
+    """`create` in the caller's transaction (a club file keeps all its games in one): the game
+    as kept and its token. GameRefused from `filing` is the caller's to roll back."""
+    game_id, token = store.insert_game(conn, game, lang=lang)
+    store.keep_all(conn, game_id, steps)
+    stored = queries.read(conn, game_id)
+    assert stored is not None
+    if filing is not None:
+        filing(conn, stored)
+    game_written.send(game_id, conn=conn, stored=stored, change=None)
+    return stored, token
 
 
 # -- rounds, undo and restore ------------------------------------------------------------------

@@ -8,8 +8,10 @@ Edit tokens are kept as hashes only. A change is added to the history and never 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
@@ -123,4 +125,43 @@ def keep_answer(conn: Connection, game_id: str, key: str, kept: Kept) -> None:
             location=answer.location,
             created_at=now,
         )
+    )
+
+
+def keep_all(conn: Connection, game_id: str, steps: Sequence[Step]) -> None:
+    """The steps of a new game (an import's rounds) kept at once: each round as the last step
+    left it and every change, in two statements (a club file brings a thousand games), then
+    the game's version moved on to the last step's."""
+    if not steps:
+        return
+    now = clock.now()
+    last: dict[int, Any] = {}
+    history = []
+    for step in steps:
+        change, logged = step.change, step.logged
+        last[change.round] = change.after
+        history.append(
+            {
+                "game_id": game_id,
+                "version": logged.version,
+                "at": now,
+                "action": change.action.value,
+                "round": change.round,
+                "before": results_data(change.before),
+                "after": results_data(change.after),
+                "next_undo": logged.next_undo,
+            }
+        )
+    kept = [
+        {"game_id": game_id, "number": number, "results": results_data(after)}
+        for number, after in sorted(last.items())
+        if after is not None
+    ]
+    if kept:
+        conn.execute(insert(rounds), kept)
+    conn.execute(insert(changes), history)
+    conn.execute(
+        update(games)
+        .where(games.c.id == game_id)
+        .values(version=steps[-1].logged.version, updated_at=now)
     )
