@@ -158,7 +158,7 @@ def test_rule_card_is_a_two_page_pdf_with_title_and_language(client: FlaskClient
 def test_rule_card_is_cached_and_answers_304(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from referee.web.printing import routes
+    from referee.web.printing import documents
 
     builds: list[str] = []
 
@@ -166,7 +166,7 @@ def test_rule_card_is_cached_and_answers_304(
         builds.append(args[1])
         return render_rule_card(*args)
 
-    monkeypatch.setattr(routes, "render_rule_card", counted)
+    monkeypatch.setattr(documents, "render_rule_card", counted)
     first = client.get("/rules/contract.pdf?lang=nl&paper=a4")
     etag = first.headers["ETag"]
     second = client.get("/rules/contract.pdf?lang=nl&paper=a4")

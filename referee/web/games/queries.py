@@ -3,6 +3,8 @@ games through this module only; writing a game is the games service's."""
 
 from __future__ import annotations
 
+from .chart import totals_chart
+from .links import view_url
 from .store import (
     Entry,
     StoredGame,
@@ -24,5 +26,7 @@ __all__ = [
     "lang_of",
     "load",
     "load_many",
+    "totals_chart",
     "version_of",
+    "view_url",
 ]
