@@ -295,17 +295,17 @@ def test_export_and_import_round_trip(ctx: Flask) -> None:
             {"player": "Di", "penalty": 5},
         ],
     )
-    data = exports.game_json(store.load(game.id))
+    data = exports.game_json(store.load(game.id), "en")
     assert data["rounds"][0]["scores"] == {"Ann": 0, "Bo": 55, "Cy": 75, "Di": 5}
     copy, token = exports.import_game(data)
     assert copy.id != game.id and store.check_token(copy.id, token)
-    again = exports.game_json(store.load(copy.id))
+    again = exports.game_json(store.load(copy.id), "en")
     for key in ("variant", "players", "totals", "house_rules", "first_dealer", "finished"):
         assert again[key] == data[key]
     assert [r["scores"] for r in again["rounds"]] == [r["scores"] for r in data["rounds"]]
     assert [r["buys"] for r in again["rounds"]] == [{"Ann": 0, "Bo": 2, "Cy": 0, "Di": 0}]
     # shanghai buys: each player's buys follow the scores, summed on the totals line
-    assert exports.to_csv(copy).splitlines()[-1] == "total,,,,0,55,75,5,0,2,0,0"
+    assert exports.to_csv(copy, "en").splitlines()[-1] == "total,,,,0,55,75,5,0,2,0,0"
     with pytest.raises(GameRefused):
         exports.import_game(
             {"variant": "contract", "players": ["A", "B", "C"], "rounds": [{"x": 1}]}

@@ -171,7 +171,7 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
     )
     response: Response = jsonify(
         {
-            **game_json(stored),
+            **game_json(stored, current_language()),
             "edit_token": game_token,
             "view_url": game_links.view_url(stored.id, external=True),
             "edit_url": game_links.edit_url(stored.id, game_token, external=True),

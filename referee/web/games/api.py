@@ -74,7 +74,7 @@ def _token() -> str | None:
 
 
 def _answer(stored: store.StoredGame, status: int = 200, **extra: Any) -> Response:
-    response = jsonify({**game_json(stored), **extra})
+    response = jsonify({**game_json(stored, current_language()), **extra})
     response.status_code = status
     response.set_etag(f"g{stored.game.version}-{current_language()}")
     return response

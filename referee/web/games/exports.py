@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.engine.game import Deal, Game, GameRefused, Round, Step, reason
 from referee.web.core.languages import LANGUAGES
+from referee.web.i18n import in_language
 from referee.web.words import contract_text
 
 from . import store
@@ -69,8 +70,10 @@ def _round_json(game: Game, round_: Round) -> JSON:
     return data
 
 
-def game_json(stored: store.StoredGame) -> JSON:
-    """The game in the shape of GET /api/v1/games/<id> (SPEC.md), plus what an import needs."""
+@in_language
+def game_json(stored: store.StoredGame, lang: str) -> JSON:
+    """The game in the shape of GET /api/v1/games/<id> (SPEC.md), plus what an import needs;
+    its words (contracts) in `lang`."""
     game = stored.game
     players = game.players
     standings = game.standings
@@ -108,10 +111,11 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def to_csv(stored: store.StoredGame) -> str:
-    """One line per round: round, contract, dealer, who went out, each player's score; then
-    the totals. Where buying is on, each player's buys follow (``buys <name>``) and are summed.
-    """
+@in_language
+def to_csv(stored: store.StoredGame, lang: str) -> str:
+    """One line per round: round, contract (in `lang`), dealer, who went out, each player's
+    score; then the totals. Where buying is on, each player's buys follow (``buys <name>``) and
+    are summed."""
     game = stored.game
     buying = game.variant.buying
     buffer = io.StringIO()
