@@ -294,13 +294,20 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
 
     club_id = fixture_club["id"]
     before = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
-    read_games = []
-    monkeypatch.setattr(store, "club_games_of", lambda *a: read_games.append(a) or [])
+    read_games: list[tuple[Any, ...]] = []
     loaded: list[str] = []
     real_load = games_store.load
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
+
+    def club_games_of(*args: Any) -> list[Any]:
+        read_games.append(args)
+        return []
+
+    def load(game_id: str) -> Any:
+        loaded.append(game_id)
+        return real_load(game_id)
+
+    monkeypatch.setattr(store, "club_games_of", club_games_of)
+    monkeypatch.setattr(games_store, "load", load)
     assert client.get(f"/clubs/{club_id}").status_code == 200
     assert client.get(f"/api/v1/clubs/{club_id}/stats").get_json() == before
     assert client.get(f"/api/v1/clubs/{club_id}").status_code == 200
@@ -314,9 +321,7 @@ def test_reading_a_club_replays_nothing_while_its_games_stand_still(
         client.post(f"/api/v1/games/{unfinished['id']}/rounds", json=body, headers=auth).status_code
         == 200
     )
-    monkeypatch.setattr(
-        games_store, "load", lambda game_id: loaded.append(game_id) or real_load(game_id)
-    )
+    monkeypatch.setattr(games_store, "load", load)
     after = client.get(f"/api/v1/clubs/{club_id}/stats").get_json()
     assert loaded == [unfinished["id"]]
     players = {p["name"]: p for p in after["players"]}

@@ -7,26 +7,34 @@ covers the whole way from a request's entries to the rows kept.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from referee.engine.game import Game, GameRefused
+from referee.engine.game import Game, GameRefused, SeatResult
 from referee.web.games import exports, store
 from referee.web.games.results import read_results
 from referee.web.games.schemas import RoundBody, read_body
 from referee.web.games.store import Conflict, StoredGame
 
-ALICE_OUT = [
+ALICE_OUT: list[dict[str, Any]] = [
     {"player": "Ann", "went_out": True},
     {"player": "Bo", "penalty": 25},
     {"player": "Cy", "cards": "7H QS JK"},
 ]
 
 
+def _stored(game_id: str) -> store.StoredGame:
+    """The game kept under `game_id`, which must be there."""
+    found = store.load(game_id)
+    assert found is not None, game_id
+    return found
+
+
 @pytest.fixture
-def ctx(app: Flask, database_url: str):
+def ctx(app: Flask, database_url: str) -> Iterator[Flask]:
     with app.test_request_context("/"):
         yield app
 
@@ -48,21 +56,25 @@ def create_game(variant: str, players: list[str], **options: Any) -> tuple[Table
 
 
 def load(game_id: str) -> Table:
-    return Table(store.load(game_id))
+    return Table(_stored(game_id))
 
 
-def _results(game_id: str, entries: list) -> tuple:
+def _results(game_id: str, entries: list[dict[str, Any]]) -> tuple[SeatResult, ...]:
     """The entries read as the API reads them: by their schema, then by the rules."""
-    game = store.load(game_id).game
+    game = _stored(game_id).game
     return read_results(game, read_body(RoundBody, {"results": entries}, game.players).results)
 
 
-def add_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
+def add_round(
+    game_id: str, number: int, entries: list[dict[str, Any]], *, version: int | None = None
+) -> Table:
     results = _results(game_id, entries)
     return Table(store.enter_round(game_id, number, results, version=version))
 
 
-def edit_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
+def edit_round(
+    game_id: str, number: int, entries: list[dict[str, Any]], *, version: int | None = None
+) -> Table:
     results = _results(game_id, entries)
     return Table(store.correct_round(game_id, number, results, version=version))
 
@@ -202,7 +214,9 @@ def test_restore_after_undo_and_only_then(ctx: Flask) -> None:
         (1, [*ALICE_OUT[:2], {"player": "Zed", "penalty": 5}], "unknown_player"),
     ],
 )
-def test_impossible_entries_are_refused(ctx: Flask, number: int, results: list, code: str) -> None:
+def test_impossible_entries_are_refused(
+    ctx: Flask, number: int, results: list[dict[str, Any]], code: str
+) -> None:
     game, _ = create_game("contract", ["Ann", "Bo", "Cy"])
     with pytest.raises(GameRefused) as caught:
         add_round(game.id, number, results)
@@ -295,11 +309,11 @@ def test_export_and_import_round_trip(ctx: Flask) -> None:
             {"player": "Di", "penalty": 5},
         ],
     )
-    data = exports.game_json(store.load(game.id), "en")
+    data = exports.game_json(_stored(game.id), "en")
     assert data["rounds"][0]["scores"] == {"Ann": 0, "Bo": 55, "Cy": 75, "Di": 5}
     copy, token = exports.import_game(data)
     assert copy.id != game.id and store.check_token(copy.id, token)
-    again = exports.game_json(store.load(copy.id), "en")
+    again = exports.game_json(_stored(copy.id), "en")
     for key in ("variant", "players", "totals", "house_rules", "first_dealer", "finished"):
         assert again[key] == data[key]
     assert [r["scores"] for r in again["rounds"]] == [r["scores"] for r in data["rounds"]]

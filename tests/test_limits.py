@@ -87,7 +87,9 @@ def test_rounds_and_undo_are_counted_as_writes(limited: Flask) -> None:
     rounds = f"/api/v1/games/{game['id']}/rounds"
     entered = client.post(rounds, json={"round": 1, "results": results}, headers=bearer)
     assert entered.status_code == 200, entered.get_json()
-    assert client.post(f"/api/v1/games/{game['id']}/undo", json={}, headers=bearer).status_code == 200
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/undo", json={}, headers=bearer).status_code == 200
+    )
     again = client.post(rounds, json={"round": 1, "results": results}, headers=bearer)
     assert again.status_code == 200
     refused = client.post(f"/api/v1/games/{game['id']}/undo", json={}, headers=bearer)

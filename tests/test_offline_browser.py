@@ -22,7 +22,11 @@ from playwright.sync_api import Browser, BrowserContext, BrowserType, Page, Rout
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bo", "Cy"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+}
 
 
 def _json(url: str, body: dict[str, Any] | None = None) -> Any:
