@@ -56,6 +56,7 @@ def test_solve_past_its_limit_is_a_429_in_json_in_the_requests_language(limited:
     error = refused.get_json()["error"]
     assert error["code"] == "too_many_requests"
     assert error["message"].startswith("Zu viele Anfragen von deiner Adresse")
+    assert "noch einmal" in error["message"]
     assert 0 < int(refused.headers["Retry-After"]) <= 60
     # Another address has its own count; other calls are not limited.
     other = limited.test_client()

@@ -101,7 +101,7 @@ def defaults() -> dict[str, Any]:
 def _too_many_message() -> str:
     return gettext(
         "Too many requests from your address in a short time. "
-        "Please wait a minute, then try again: nothing was lost."
+        "Please wait a minute, then send it again."
     )
 
 
