@@ -18,6 +18,10 @@ from werkzeug.serving import make_server
 
 DATABASES = ("sqlite", "postgresql", "both")
 
+# The benches measure the app, not its rate limits: every app they build, and every gunicorn
+# they start, runs without them (unless the environment says otherwise).
+os.environ.setdefault("RATELIMIT_ENABLED", "0")
+
 
 def databases(wanted: str, prefix: str) -> Iterator[tuple[str, str]]:
     """(label, SQLAlchemy URL) of each database `wanted` names: SQLite in a temporary folder;

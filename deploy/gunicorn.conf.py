@@ -16,9 +16,23 @@ from gunicorn.glogging import Logger
 
 from referee.web.hosting import redact
 
+# This machine only: nginx in front is what the world talks to. It reads each request whole
+# (client_header_timeout, proxy_request_buffering) before gunicorn sees it, so a client that
+# sends its headers slowly holds an nginx connection, not a worker.
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# Sync workers: a request is short (a PDF is built once, then read from the shared cache).
 workers = int(os.environ.get("GUNICORN_WORKERS", str(min(2 * (os.cpu_count() or 1) + 1, 9))))
+# Threaded workers (issue 23: four slow-header sockets starved every sync worker for 30 s when
+# gunicorn was reachable). A socket that has sent nothing waits in the worker's poller, not in
+# a thread; one that trickles its headers holds one thread of `threads`, not a whole worker.
+# Requests are short (a PDF is built once, then read from the shared cache), and keep-alive
+# connections from nginx wait in the poller too.
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# A worker takes no more connections than it has threads: one whose threads are all held
+# leaves new connections to the others (else it would take them and keep them waiting). It
+# also ends keep-alive between nginx and gunicorn (each answer closes its connection, as sync
+# workers did): on this machine a new connection costs next to nothing.
+worker_connections = threads
 # Load the app once in the master: workers share its memory and start in milliseconds.
 preload_app = True
 

@@ -16,21 +16,24 @@ from referee.web.database import database
 
 OUT = SeatResult(went_out=True)
 Rounds = list[tuple[int | None, dict[int, int]]]
-Table = tuple[str, list[str], Rounds]
+Played = tuple[str, list[str], Rounds]  # variant, players, rounds
 
 # The club's four games in date order: (variant, players, rounds); a round is (seat out, or
 # None when the stock ran out, {seat: penalty}). The numbers below are worked out by hand.
-G1: Table = ("contract", ["Ann", "Bo", "Cy"], [
+G1: Played = ("contract", ["Ann", "Bo", "Cy"], [
     (0, {1: 10, 2: 20}), (1, {0: 5, 2: 15}), (0, {1: 30, 2: 10}), (2, {0: 20, 1: 5}),
     (0, {1: 15, 2: 25}), (1, {0: 10, 2: 5}), (0, {1: 20, 2: 40}),
 ])  # fmt: skip  # totals Ann 35, Bo 80, Cy 115: Ann wins
-G2: Table = ("contract", ["Ann", "Bo", "Di"], [
+G2: Played = ("contract", ["Ann", "Bo", "Di"], [
     (2, {0: 10, 1: 10}), (0, {1: 20, 2: 5}), (1, {0: 20, 2: 30}), (2, {0: 15, 1: 15}),
     (0, {1: 10, 2: 10}), (1, {0: 10, 2: 25}), (2, {0: 5, 1: 5}),
 ])  # fmt: skip  # Ann 60, Bo 60 (and 5 each in the last round: a shared win), Di 70
-# G3 is unfinished.
-G3: Table = ("contract", ["Bo", "Cy", "Di"], [(1, {0: 25, 2: 5}), (0, {1: 10, 2: 15})])
-G4: Table = ("rummy", ["Cy", "Di"], [(0, {1: 40}), (1, {0: 30}), (0, {1: 65})])  # Cy 105 wins
+G3: Played = (
+    "contract",
+    ["Bo", "Cy", "Di"],
+    [(1, {0: 25, 2: 5}), (0, {1: 10, 2: 15})],
+)  # unfinished
+G4: Played = ("rummy", ["Cy", "Di"], [(0, {1: 40}), (1, {0: 30}), (0, {1: 65})])  # Cy 105 wins
 FIXTURE = [G1, G2, G3, G4]
 # Round 7 of these hand-worked games has small hands: this table lays the last contract down
 # like the others (a house rule), so the numbers need not hold a whole 12-card deal.

@@ -71,6 +71,9 @@ def compile_catalogs() -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     compile_catalogs()
+    # Rate limits off for every app the tests build, in this process and the servers it starts
+    # (gunicorn, a served app): a test that checks them turns them on in its own config.
+    os.environ["RATELIMIT_ENABLED"] = "0"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

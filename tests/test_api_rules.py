@@ -24,7 +24,8 @@ def codes(answer: dict[str, Any]) -> list[str]:
 def new_game(client: FlaskClient, variant: str, players: list[str]) -> dict[str, Any]:
     response = client.post("/api/v1/games", json={"variant": variant, "players": players})
     assert response.status_code == 201
-    return response.get_json()
+    created: dict[str, Any] = response.get_json()
+    return created
 
 
 # -- players: the shoe of the table --------------------------------------------------------------

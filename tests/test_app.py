@@ -11,7 +11,10 @@ import pytest
 from flask import Flask, abort, render_template_string, request
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectChoice, StringField, SubmitField
+from wtforms import BooleanField, RadioField, StringField, SubmitField
+
+# SelectChoice is new in WTForms 3.2; types-WTForms does not list it yet.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired
 
 from referee.web import create_app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page
 
@@ -46,7 +47,7 @@ def test_targets_are_thumb_sized(page: Page, live_server: str) -> None:
 
 def test_language_picker_works_without_javascript(
     browser: Browser,
-    browser_context_args: dict[str, object],
+    browser_context_args: dict[str, Any],
     live_server: str,
     screenshot_dir: Path,
 ) -> None:

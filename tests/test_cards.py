@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -40,11 +41,11 @@ from referee.engine.errors import CardNotationError
         ("*=10♠", "JK=10S"),
     ],
 )
-def test_notation_english_letters_and_symbols(token, expected):
+def test_notation_english_letters_and_symbols(token: str, expected: str) -> None:
     assert str(parse_card(token)) == expected
 
 
-def test_notation_local_letters_only_with_their_language():
+def test_notation_local_letters_only_with_their_language() -> None:
     assert parse_card("D♣", "de") == Card(Rank.QUEEN, Suit.CLUBS)
     assert parse_card("H♥", "nl") == Card(Rank.KING, Suit.HEARTS)
     assert parse_card("R♠", "fr") == Card(Rank.KING, Suit.SPADES)
@@ -53,7 +54,7 @@ def test_notation_local_letters_only_with_their_language():
         parse_card("D♣")  # no rank D in English
 
 
-def test_notation_lists_by_spaces_commas_or_json_list():
+def test_notation_lists_by_spaces_commas_or_json_list() -> None:
     expected = parse_cards("10H QS JK")
     assert parse_cards("10H, QS,JK") == expected
     assert parse_cards(["10H", "QS", "JK"]) == expected
@@ -61,32 +62,32 @@ def test_notation_lists_by_spaces_commas_or_json_list():
 
 
 @pytest.mark.parametrize("token", ["", "1H", "11H", "HH", "10X", "ZZ", "JK=JK", "7H=8H", "Q"])
-def test_notation_bad_card_carries_code_and_token(token):
+def test_notation_bad_card_carries_code_and_token(token: str) -> None:
     with pytest.raises(CardNotationError) as error:
         parse_card(token)
     assert error.value.code == "bad_card"
     assert error.value.params["token"] == token.strip()
 
 
-def test_notation_too_many_cards_is_refused_early():
+def test_notation_too_many_cards_is_refused_early() -> None:
     with pytest.raises(CardNotationError) as error:
         parse_cards(" ".join(["5H"] * 10_000))
     assert error.value.code == "too_many_cards"
 
 
-def test_notation_canonical_round_trip_of_every_card():
+def test_notation_canonical_round_trip_of_every_card() -> None:
     for natural in full_deck():
         assert parse_card(str(natural)) == natural
     assert parse_card(str(JOKER)) == JOKER
 
 
-def test_notation_jokers_sort_last():
+def test_notation_jokers_sort_last() -> None:
     hand = parse_cards("JK 5S AC 10H")
     assert [str(c) for c in sorted(hand, key=lambda c: c.sort_key)] == ["AC", "10H", "5S", "JK"]
 
 
 @given(st.text(max_size=40), st.sampled_from([None, "en", "de", "nl", "pt", "fr", "es", "xx"]))
-def test_parser_raises_nothing_but_its_own_error(text, lang):
+def test_parser_raises_nothing_but_its_own_error(text: str, lang: str | None) -> None:
     try:
         cards = parse_cards(text, lang)
     except CardNotationError:
@@ -95,11 +96,11 @@ def test_parser_raises_nothing_but_its_own_error(text, lang):
 
 
 @given(st.lists(st.one_of(st.text(max_size=6), st.integers(), st.none(), st.floats()), max_size=8))
-def test_parser_list_of_anything_raises_only_its_own_error(items):
+def test_parser_list_of_anything_raises_only_its_own_error(items: list[Any]) -> None:
     with contextlib.suppress(CardNotationError):
         parse_cards(items)
 
 
 @given(st.lists(st.sampled_from([*full_deck(), JOKER]), max_size=20))
-def test_notation_canonical_output_parses_back(cards):
+def test_notation_canonical_output_parses_back(cards: list[Card]) -> None:
     assert parse_cards(" ".join(str(c) for c in cards)) == tuple(cards)

@@ -25,7 +25,8 @@ from referee.web.clubs.board import FORMAT
 from referee.web.clubs.models import club_games, club_members, clubs
 from referee.web.clubs.schemas import MAX_IMPORTED_GAMES
 from referee.web.database import database
-from referee.web.games import store as games_store
+from referee.web.games import queries as game_queries
+from referee.web.games import service as games_service
 from referee.web.games.models import games, rounds
 
 
@@ -137,7 +138,7 @@ def test_file_new_game_answers_each_outcome(client: FlaskClient, database_url: s
         filed = file(club["id"], token, ["Ann", "Bo", "Cy"])
         assert isinstance(filed, service.GameFiled)
         assert filed.club.members == ("Ann", "Bo", "Cy") and filed.club.version == 2
-        assert games_store.check_token(filed.game.id, filed.token)
+        assert game_queries.check_token(filed.game.id, filed.token)
 
 
 # -- importing a club -------------------------------------------------------------------------
@@ -158,7 +159,7 @@ def test_an_import_stopped_halfway_keeps_nothing(
     """A worker stopped in the middle of an import (gunicorn's timeout) leaves no club with
     some of its games: the whole import is one transaction."""
     before = {table.name: _count(app, table) for table in (clubs, club_members, games, rounds)}
-    real = games_store.create_in
+    real = games_service.create_on
     made: list[str] = []
 
     def create_in(*args: Any, **kwargs: Any) -> Any:
@@ -168,7 +169,7 @@ def test_an_import_stopped_halfway_keeps_nothing(
         made.append(created[0].id)
         return created
 
-    monkeypatch.setattr(games_store, "create_in", create_in)
+    monkeypatch.setattr(games_service, "create_on", create_in)
     with app.test_request_context("/"), pytest.raises(SystemExit):
         service.import_club(club_file, lang="en")
     assert len(made) == 2

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import runpy
 import shutil
 import signal
 import socket
@@ -16,6 +17,7 @@ import ssl
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -207,3 +209,86 @@ def test_gunicorn_refuses_a_request_line_over_its_limit(served: Served) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", served.gunicorn_port, timeout=30)
     connection.request("GET", "/healthz", headers={"Host": "localhost"})
     assert connection.getresponse().status == 200
+    connection.close()
+
+
+# -- rate and connection limits, slow clients (issue 23) ----------------------------------------
+
+
+def test_the_configs_keep_slow_clients_and_floods_off_the_workers() -> None:
+    site = (DEPLOY / "nginx-rummy-referee.conf").read_text()
+    for directive in (
+        "client_header_timeout 10s;",
+        "client_body_timeout 10s;",
+        "send_timeout 30s;",
+        "proxy_request_buffering on;",
+        "limit_conn rummy_connections 50;",
+        "limit_req zone=rummy_requests",
+        "limit_req zone=rummy_writes",
+        "limit_req zone=rummy_solve",
+        "limit_req_status 429;",
+        "limit_conn_status 429;",
+    ):
+        assert directive in site, directive
+    solve = site[site.index("location = /api/v1/solve {") :]
+    solve = solve[: solve.index("}")]
+    # A location with a limit_req of its own inherits none: it names every zone again.
+    assert solve.count("limit_req zone=") == 3
+    settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert settings["bind"].startswith("127.0.0.1:")  # only nginx, on this machine, talks to it
+    assert settings["worker_class"] == "gthread" and settings["threads"] >= 4
+    # A worker whose threads are all held takes no new connection: the others answer it.
+    assert settings["worker_connections"] == settings["threads"]
+
+
+def test_nginx_answers_429_in_json_past_the_solvers_rate(served: Served) -> None:
+    """30 solves a minute with a burst of 10: twenty sent at once, some are refused."""
+    body = {"variant": "contract", "round": 1, "hand": "7H 7S 7D KC KD KS 2C 9H"}
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(lambda _: _ask(served, "POST", "/api/v1/solve", body), range(20)))
+    took = time.monotonic() - started
+    statuses = sorted(status for status, _, _ in answers)
+    # One at once and a burst of ten, and one more every 2 s that the sending took.
+    assert 11 <= statuses.count(200) <= 11 + took / 2 + 1, (statuses, took)
+    assert set(statuses) == {200, 429}, statuses
+    for status, headers, payload in answers:
+        if status == 429:
+            assert headers["content-type"] == "application/json"
+            assert json.loads(payload)["error"]["code"] == "too_many_requests"
+            assert headers["retry-after"] == "10"
+    # Other calls have their own, larger allowance.
+    meld = {"variant": "contract", "cards": "5H 6H 7H"}
+    assert _ask(served, "POST", "/api/v1/meld", meld)[0] == 200
+
+
+def _slow_headers(port: int, *, tls: bool) -> socket.socket:
+    """A client that sends the start of its headers and then nothing more."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if tls:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        raw = context.wrap_socket(raw, server_hostname="localhost")
+    raw.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+    return raw
+
+
+def test_slow_header_sockets_starve_neither_nginx_nor_gunicorn(served: Served) -> None:
+    """Four sockets that never finish their headers held every sync worker for 30 s. Now six
+    (of the test's 2 workers x 4 threads) leave the health check answered at once, straight
+    from gunicorn; through nginx, a dozen never reach gunicorn at all."""
+    slow = [_slow_headers(served.gunicorn_port, tls=False) for _ in range(6)]
+    slow += [_slow_headers(served.nginx_port, tls=True) for _ in range(12)]
+    try:
+        time.sleep(0.5)
+        started = time.monotonic()
+        direct = http.client.HTTPConnection("127.0.0.1", served.gunicorn_port, timeout=5)
+        direct.request("GET", "/healthz", headers={"Host": "localhost"})
+        assert direct.getresponse().status == 200
+        direct.close()
+        assert _ask(served, "GET", "/healthz")[0] == 200
+        assert time.monotonic() - started < 5
+    finally:
+        for sock in slow:
+            sock.close()

@@ -514,7 +514,8 @@ def test_results_are_kept_as_the_hand_lies_and_a_seat_out_holds_nothing() -> Non
     )
     kept = step.game.rounds[0].results
     assert kept[0] == SeatResult(went_out=True)
-    assert [str(card) for card in kept[1].cards] == ["JK", "8H"] and kept[1].penalty == 20
+    assert kept[1].cards is not None and kept[1].penalty == 20
+    assert [str(card) for card in kept[1].cards] == ["JK", "8H"]
     # the same results again change nothing, however the joker was written
     again = [OUT, SeatResult(cards=parse_cards("JK 8H")), held(25)]
     with pytest.raises(GameRefused) as caught:

@@ -11,7 +11,8 @@ def _create(client: FlaskClient, **extra: Any) -> dict[str, Any]:
     body = {"variant": "contract", "players": ["Ann", "Bo", "Cy"], **extra}
     response = client.post("/api/v1/games", json=body)
     assert response.status_code == 201, response.get_json()
-    return response.get_json()
+    created: dict[str, Any] = response.get_json()
+    return created
 
 
 def _round(n: int, bo: int = 25) -> dict[str, Any]:
@@ -172,7 +173,7 @@ def test_a_refused_round_answers_every_reason_with_its_player_and_field(
 ) -> None:
     game = _create(client, variant="frustration", players=["Ann", "Bo", "Cy", "Di"])
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
-    body = {
+    body: dict[str, Any] = {
         "round": 1,
         "results": [
             {"player": "Ann", "went_out": True},

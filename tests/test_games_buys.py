@@ -19,12 +19,14 @@ PLAYERS = ["Ann", "Bo", "Cy"]
 def _create(client: FlaskClient, variant: str, **extra: Any) -> dict[str, Any]:
     answer = client.post("/api/v1/games", json={"variant": variant, "players": PLAYERS, **extra})
     assert answer.status_code == 201, answer.json
-    data: dict[str, Any] = answer.json
+    data: dict[str, Any] = answer.get_json()
     data["edit_path"] = urlsplit(data["edit_url"]).path
     return data
 
 
-def _add_round(client: FlaskClient, game: dict[str, Any], number: int, results: list) -> None:
+def _add_round(
+    client: FlaskClient, game: dict[str, Any], number: int, results: list[dict[str, Any]]
+) -> None:
     answer = client.post(
         f"/api/v1/games/{game['id']}/rounds",
         json={"round": number, "results": results},
@@ -99,7 +101,7 @@ def test_nothing_about_buys_where_buying_is_off(client: FlaskClient) -> None:
         assert text not in page
     csv_text = client.get(f"/games/{game['id']}.csv").get_data(as_text=True)
     assert csv_text.splitlines()[0] == "round,contract,dealer,went_out,Ann,Bo,Cy"
-    exported = client.get(f"/games/{game['id']}.json").json
+    exported = client.get(f"/games/{game['id']}.json").get_json()
     assert "buys" not in exported["rounds"][0]
 
 
@@ -118,7 +120,7 @@ def test_csv_and_json_exports_keep_the_buys(client: FlaskClient) -> None:
     assert rows[1][-3:] == ["1", "2", "0"] and rows[2][-3:] == ["0", "0", "3"]
     assert rows[-1][0] == "total" and rows[-1][-3:] == ["1", "2", "3"]
 
-    exported = client.get(f"/games/{game['id']}.json").json
+    exported = client.get(f"/games/{game['id']}.json").get_json()
     first = exported["rounds"][0]
     assert first["buys"] == {"Ann": 1, "Bo": 2, "Cy": 0}  # an extra beside SPEC's shape
     assert {"round", "contract", "dealer", "deal", "scores", "went_out"} <= set(first)
@@ -127,7 +129,7 @@ def test_csv_and_json_exports_keep_the_buys(client: FlaskClient) -> None:
     )
     assert answer.status_code == 303
     copy_id = answer.headers["Location"].split("/")[2]
-    copied = client.get(f"/api/v1/games/{copy_id}").json
+    copied = client.get(f"/api/v1/games/{copy_id}").get_json()
     assert [r["buys"] for r in copied["rounds"]] == [r["buys"] for r in exported["rounds"]]
     assert copied["rounds"][1]["results"] == exported["rounds"][1]["results"]
     page = client.get(f"/games/{copy_id}").get_data(as_text=True)

@@ -15,11 +15,19 @@ from flask.testing import FlaskClient
 from referee.web.games import queries
 
 
+def _stored(game_id: str) -> queries.StoredGame:
+    """The game kept under `game_id`, which must be there."""
+    found = queries.load(game_id)
+    assert found is not None, game_id
+    return found
+
+
 def _create(client: FlaskClient) -> dict[str, Any]:
     body = {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
     answer = client.post("/api/v1/games", json=body)
     assert answer.status_code == 201
-    return answer.get_json()
+    created: dict[str, Any] = answer.get_json()
+    return created
 
 
 def _round(number: int, bo: int = 25) -> dict[str, Any]:
@@ -42,7 +50,7 @@ def _headers(game: dict[str, Any], key: str | None = None) -> dict[str, str]:
 
 def _rounds(app: Flask, game_id: str) -> int:
     with app.test_request_context("/"):
-        return len(queries.load(game_id).game.rounds)
+        return len(_stored(game_id).game.rounds)
 
 
 @pytest.mark.usefixtures("database_url")

@@ -13,6 +13,13 @@ from flask.testing import FlaskClient
 from referee.web.games import queries
 
 
+def _stored(game_id: str) -> queries.StoredGame:
+    """The game kept under `game_id`, which must be there."""
+    found = queries.load(game_id)
+    assert found is not None, game_id
+    return found
+
+
 def _start(client: FlaskClient, names: list[str], variant: str = "contract", **extra: str) -> str:
     data: dict[str, Any] = {"variant": variant, "first_dealer": "0", "lang": "en", "start": "1"}
     for i, name in enumerate(names):
@@ -80,7 +87,7 @@ def test_start_with_a_custom_contract_table(client: FlaskClient) -> None:
     location = _start(client, ["Ann", "Bo", "Cy"], **data)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = queries.load(game_id).game
+        game = _stored(game_id).game
     assert str(game.variant.contracts[6]) == "4 runs of 3"
     assert game.variant.last_round_goes_out and len(game.variant.contracts) == 7
     assert set(game.house_rules) == {"contracts", "deal"}
@@ -236,7 +243,7 @@ def test_a_stale_new_round_stays_on_its_round_beside_the_one_saved(client: Flask
     again = _form_values(page)
     assert client.post(location + "/rounds/1", data=again).status_code == 303
     with client.application.test_request_context("/"):
-        game = queries.load(location.split("/")[2]).game
+        game = _stored(location.split("/")[2]).game
     assert [r.scores for r in game.rounds] == [(45, 0, 10)]
 
 
@@ -246,7 +253,7 @@ def test_a_stale_new_round_saved_the_same_way_is_simply_saved(client: FlaskClien
     assert client.post(location + "/rounds", data=first).status_code == 303
     assert client.post(location + "/rounds", data=first).status_code == 303  # the same, again
     with client.application.test_request_context("/"):
-        assert len(queries.load(location.split("/")[2]).game.rounds) == 1
+        assert len(_stored(location.split("/")[2]).game.rounds) == 1
 
 
 def test_a_stale_new_round_nobody_saved_stays_the_round_to_enter(client: FlaskClient) -> None:
@@ -296,7 +303,7 @@ def test_switching_variant_without_javascript_shows_its_own_rules(client: FlaskC
     location = _start(client, ["You", "Ada", "Bo"], **shown)
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = queries.load(game_id).game
+        game = _stored(game_id).game
     assert game.house_rules == {} and game.variant.target == 100
 
 
@@ -331,7 +338,7 @@ def test_the_first_dealer_is_the_name_in_the_chosen_seat(client: FlaskClient) ->
     location = _start(client, ["Ann", "", "Cy", "Dee"], first_dealer="2")  # the 3rd seat: Cy
     game_id = location.split("/")[2]
     with client.application.test_request_context("/"):
-        game = queries.load(game_id).game
+        game = _stored(game_id).game
     assert game.players == ("Ann", "Cy", "Dee") and game.first_dealer == 1
     # An empty seat chosen (a page the names were typed on after): asked again, by name
     data = {"variant": "contract", "first_dealer": "5", "lang": "en", "start": "1"}
@@ -362,7 +369,7 @@ def test_a_stale_correction_takes_the_other_phones_going_out(client: FlaskClient
     again = _form_values(page)
     assert client.post(location + "/rounds/1", data=again).status_code == 303
     with client.application.test_request_context("/"):
-        game = queries.load(location.split("/")[2]).game
+        game = _stored(location.split("/")[2]).game
     assert game.rounds[0].scores == (15, 0, 25)
 
 
@@ -377,7 +384,7 @@ def test_a_round_entered_by_cards_is_corrected_by_its_cards(client: FlaskClient)
     fixed["seats-1-cards"] = "5H"
     assert client.post(location + "/rounds/1", data=fixed).status_code == 303
     with client.application.test_request_context("/"):
-        game = queries.load(location.split("/")[2]).game
+        game = _stored(location.split("/")[2]).game
     assert game.rounds[0].scores == (0, 5, 10)
 
 

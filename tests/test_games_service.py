@@ -21,7 +21,7 @@ from referee.web.games.queries import StoredGame
 from referee.web.games.results import read_results
 from referee.web.games.schemas import RoundBody, read_body
 
-ALICE_OUT = [
+ALICE_OUT: list[dict[str, Any]] = [
     {"player": "Ann", "went_out": True},
     {"player": "Bo", "penalty": 25},
     {"player": "Cy", "cards": "7H QS JK"},
@@ -29,7 +29,7 @@ ALICE_OUT = [
 
 
 @pytest.fixture
-def ctx(app: Flask, database_url: str):
+def ctx(app: Flask, database_url: str) -> Iterator[Flask]:
     with app.test_request_context("/"):
         yield app
 
@@ -60,23 +60,34 @@ def create_game(variant: str, players: list[str], **options: Any) -> tuple[Table
     return table, started.token
 
 
+def stored(game_id: str) -> StoredGame:
+    """The game kept under `game_id`, which must be there."""
+    found = queries.load(game_id)
+    assert found is not None, game_id
+    return found
+
+
 def load(game_id: str) -> Table:
-    return Table(queries.load(game_id))
+    return Table(stored(game_id))
 
 
-def _results(game_id: str, entries: list) -> service.Typed:
+def _results(game_id: str, entries: list[dict[str, Any]]) -> service.Typed:
     """The entries read as the API reads them: by their schema, then by the rules."""
-    game = queries.load(game_id).game
+    game = stored(game_id).game
     body = read_body(RoundBody, {"results": entries}, game.players)
     return service.Typed.read(read_results(game, body.results))
 
 
-def add_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
+def add_round(
+    game_id: str, number: int, entries: list[dict[str, Any]], *, version: int | None = None
+) -> Table:
     typed = _results(game_id, entries)
     return written(service.enter_round(game_id, number, typed, version=version))
 
 
-def edit_round(game_id: str, number: int, entries: list, *, version: int | None = None) -> Table:
+def edit_round(
+    game_id: str, number: int, entries: list[dict[str, Any]], *, version: int | None = None
+) -> Table:
     typed = _results(game_id, entries)
     return written(service.correct_round(game_id, number, typed, version=version))
 
@@ -217,7 +228,9 @@ def test_restore_after_undo_and_only_then(ctx: Flask) -> None:
         (1, [*ALICE_OUT[:2], {"player": "Zed", "penalty": 5}], "unknown_player"),
     ],
 )
-def test_impossible_entries_are_refused(ctx: Flask, number: int, results: list, code: str) -> None:
+def test_impossible_entries_are_refused(
+    ctx: Flask, number: int, results: list[dict[str, Any]], code: str
+) -> None:
     game, _ = create_game("contract", ["Ann", "Bo", "Cy"])
     with pytest.raises(GameRefused) as caught:
         add_round(game.id, number, results)
@@ -310,19 +323,19 @@ def test_export_and_import_round_trip(ctx: Flask) -> None:
             {"player": "Di", "penalty": 5},
         ],
     )
-    data = exports.game_json(queries.load(game.id))
+    data = exports.game_json(stored(game.id), "en")
     assert data["rounds"][0]["scores"] == {"Ann": 0, "Bo": 55, "Cy": 75, "Di": 5}
     imported = service.import_game(data, lang="en")
     assert isinstance(imported, service.Created)
     copy, token = imported.stored, imported.token
     assert copy.id != game.id and queries.check_token(copy.id, token)
-    again = exports.game_json(queries.load(copy.id))
+    again = exports.game_json(stored(copy.id), "en")
     for key in ("variant", "players", "totals", "house_rules", "first_dealer", "finished"):
         assert again[key] == data[key]
     assert [r["scores"] for r in again["rounds"]] == [r["scores"] for r in data["rounds"]]
     assert [r["buys"] for r in again["rounds"]] == [{"Ann": 0, "Bo": 2, "Cy": 0, "Di": 0}]
     # shanghai buys: each player's buys follow the scores, summed on the totals line
-    assert exports.to_csv(copy).splitlines()[-1] == "total,,,,0,55,75,5,0,2,0,0"
+    assert exports.to_csv(copy, "en").splitlines()[-1] == "total,,,,0,55,75,5,0,2,0,0"
     bad = {"variant": "contract", "players": ["A", "B", "C"], "rounds": [{"x": 1}]}
     refused = service.import_game(bad, lang="en")
     assert isinstance(refused, service.Refused) and refused.reasons[0].code == "bad_import"
@@ -450,7 +463,7 @@ def test_every_write_tells_the_other_features_in_its_transaction(
     undo(game.id)
     redo(game.id)
     again = written(service.rematch(game.id))
-    imported = written(service.import_game(exports.game_json(queries.load(game.id)), lang="en"))
+    imported = written(service.import_game(exports.game_json(stored(game.id), "en"), lang="en"))
     assert told == [
         (game.id, None, 1),
         (game.id, "add", 2),
@@ -576,5 +589,6 @@ def test_the_history_links_migrate_from_the_undone_marks_and_back(
             == links
         )
     after = load(game.id).stored.game
+    assert after.undoable is not None and after.restorable is not None
     assert after.undoable == before.undoable and after.undoable.version == 7
     assert after.restorable == before.restorable and after.restorable.version == 9

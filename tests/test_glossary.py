@@ -46,7 +46,7 @@ def glossary(code: str) -> dict[str, Any]:
 
 @cache
 def entries(code: str) -> tuple[Entry, ...]:
-    found = []
+    found: list[Entry] = []
     for area in AREAS:
         path = TRANSLATIONS_ROOT / area / code / "LC_MESSAGES" / "messages.po"
         with path.open("rb") as file:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,27 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale, gettext
+from pypdf import PdfReader
 
+from referee.engine.game import Game, SeatResult
+from referee.engine.variants import VARIANTS
+from referee.web import words
 from referee.web.core.languages import LANGUAGES
-from referee.web.i18n import AREAS, TRANSLATIONS_ROOT, current_language
+from referee.web.games.exports import game_json, to_csv
+from referee.web.games.queries import StoredGame
+from referee.web.house_rules import table_rules
+from referee.web.i18n import AREAS, TRANSLATIONS_ROOT, current_language, in_language
+from referee.web.messages import describe
+from referee.web.printing.pdfs import render_rule_card
+from referee.web.printing.rulebook import build_rulebook
+from referee.web.printing.sheets import blank_sheet, game_sheet, render_sheet
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pdf_text(body: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(body)).pages)
 
 
 @pytest.fixture
@@ -217,4 +235,83 @@ def test_a_page_opened_with_lang_keeps_it_for_the_next_request(client: FlaskClie
     assert cookie is not None and cookie.value == "nl"
     assert 'lang="nl"' in client.get("/referee").get_data(as_text=True)
     client.post("/api/v1/penalty?lang=de", json={"variant": "contract", "cards": "5H"})
-    assert client.get_cookie("lang").value == "nl"  # the JSON API leaves the page's choice alone
+    cookie = client.get_cookie("lang")  # the JSON API leaves the page's choice alone
+    assert cookie is not None and cookie.value == "nl"
+
+
+# -- the language at the boundary, and renderers that speak their own ---------------------------
+
+
+def _in(lang: str, text: str) -> str:
+    with force_locale(lang):
+        return gettext(text)
+
+
+def test_every_renderer_speaks_the_lang_it_is_given_whatever_the_request_speaks(
+    app: Flask,
+) -> None:
+    table = table_rules("contract")
+    game = Game.start("contract", ["Ann", "Bo", "Cy"])
+    game = game.enter_round(1, [SeatResult(went_out=True), SeatResult(penalty=25),
+                                SeatResult(penalty=30)]).game  # fmt: skip
+    with app.test_request_context("/?lang=en"):
+        assert current_language() == "en"
+        with force_locale("de"):
+            german_contract = words.contract_text(VARIANTS["contract"].contracts[0])
+        assert build_rulebook(table, "de").name == _variant_name("de")
+        card = pdf_text(render_rule_card(table, "nl", "a4").body)
+        assert _squeezed(_in("nl", "Full rules")) in _squeezed(card)
+        assert _in("nl", "Full rules") != "Full rules"
+        blank = blank_sheet(table, "fr", "a4", ["", "", ""])
+        assert blank.labels["dealer"] == _in("fr", "Dealer") != "Dealer"
+        filled = game_sheet(game, "es", "a4")
+        assert filled.labels["winner"] == _in("es", "Winner") != "Winner"
+        assert filled.rows[0].contract == _contract("es")
+        assert _squeezed(_in("es", "Card values")) in _squeezed(pdf_text(render_sheet(filled).body))
+        now = datetime.now(UTC)
+        stored = StoredGame(id="g" * 22, lang="nl", created_at=now, updated_at=now, game=game)
+        assert german_contract in to_csv(stored, "de")
+        assert game_json(stored, "de")["rounds"][0]["contract"] == german_contract
+        assert current_language() == "en"  # and the request still speaks its own
+
+
+def _variant_name(lang: str) -> str:
+    with force_locale(lang):
+        return words.variant_name(VARIANTS["contract"])
+
+
+def _contract(lang: str) -> str:
+    with force_locale(lang):
+        return words.contract_text(VARIANTS["contract"].contracts[0])
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def test_a_renderer_refuses_a_language_we_do_not_speak(app: Flask) -> None:
+    with app.test_request_context("/"), pytest.raises(ValueError, match="xx"):
+        blank_sheet(table_rules("contract"), "xx", "a4", ["", "", ""])
+    with pytest.raises(TypeError, match="no `lang`"):
+        in_language(lambda table: table)
+
+
+def test_the_boundary_reads_a_games_language_only_for_its_own_pages(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"], "lang": "nl"}
+    ).get_json()
+    english = {"Accept-Language": "en"}
+    assert '<html lang="nl"' in client.get(f"/games/{created['id']}", headers=english).text
+    assert '<html lang="en"' in client.get("/rules/contract", headers=english).text
+    # An id that names no game: the page is a 404 in the phone's language, not an error.
+    missing = client.get("/games/" + "x" * 22, headers=english)
+    assert missing.status_code == 404 and '<html lang="en"' in missing.text
+    # The API keeps SPEC's default
+    assert client.get(f"/api/v1/games/{created['id']}", headers=english).get_json()["lang"] == "nl"
+    body = client.get("/api/v1/games/" + "x" * 22, headers={"Accept-Language": "de"}).get_json()
+    assert body["error"]["message"] == _message_in(client.application, "de")
+
+
+def _message_in(app: Flask, lang: str) -> str:
+    with app.test_request_context(f"/?lang={lang}"):
+        return describe("game_not_found")

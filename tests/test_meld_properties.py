@@ -12,7 +12,7 @@ from referee.engine.contracts import check_contract
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, Reading, check_meld
 from referee.engine.scoring import penalty_of
-from referee.engine.variants import VARIANTS
+from referee.engine.variants import VARIANTS, Variant
 
 variants = st.sampled_from(list(VARIANTS.values()))
 cards = st.sampled_from([*full_deck(), JOKER])
@@ -20,7 +20,7 @@ declared = st.builds(lambda c: Card(stands_for=c), st.sampled_from(full_deck()))
 melds = st.lists(st.one_of(cards, cards, cards, declared), min_size=0, max_size=9)
 
 
-def assert_reading_is_a_meld(reading: Reading, variant) -> None:
+def assert_reading_is_a_meld(reading: Reading, variant: Variant) -> None:
     effective = reading.effective
     if reading.kind is MeldKind.SET:
         assert len({c.rank for c in effective}) == 1
@@ -37,7 +37,7 @@ def assert_reading_is_a_meld(reading: Reading, variant) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(variants, melds)
-def test_every_reading_is_a_real_meld_of_the_same_cards(variant, meld):
+def test_every_reading_is_a_real_meld_of_the_same_cards(variant: Variant, meld: list[Card]) -> None:
     verdict = check_meld(meld, variant)
     assert verdict.valid == (not verdict.violations)
     for reading in verdict.readings:
@@ -49,7 +49,9 @@ def test_every_reading_is_a_real_meld_of_the_same_cards(variant, meld):
 
 @settings(max_examples=200, deadline=None)
 @given(variants, st.lists(melds, max_size=4), st.integers(min_value=1, max_value=7), st.booleans())
-def test_contract_verdicts_never_raise_and_melds_stay_in_order(variant, hand, number, going_out):
+def test_contract_verdicts_never_raise_and_melds_stay_in_order(
+    variant: Variant, hand: list[list[Card]], number: int, going_out: bool
+) -> None:
     if not variant.has_contracts or number > (variant.rounds or 0):
         return
     verdict = check_contract(hand, variant, number, going_out=going_out)
@@ -60,7 +62,9 @@ def test_contract_verdicts_never_raise_and_melds_stay_in_order(variant, hand, nu
 
 @settings(max_examples=200, deadline=None)
 @given(variants, melds, st.lists(cards, max_size=3), cards)
-def test_layoffs_and_swaps_never_raise(variant, meld, extra, card):
+def test_layoffs_and_swaps_never_raise(
+    variant: Variant, meld: list[Card], extra: list[Card], card: Card
+) -> None:
     layoff = check_layoff(meld, extra, variant)
     if layoff.valid:
         assert layoff.meld.valid
@@ -70,5 +74,5 @@ def test_layoffs_and_swaps_never_raise(variant, meld, extra, card):
 
 
 @given(variants, st.lists(cards, max_size=30))
-def test_penalties_are_never_negative(variant, hand):
+def test_penalties_are_never_negative(variant: Variant, hand: list[Card]) -> None:
     assert penalty_of(hand, variant) >= 0

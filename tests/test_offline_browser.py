@@ -22,7 +22,11 @@ from playwright.sync_api import Browser, BrowserContext, BrowserType, Page, Rout
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bo", "Cy"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+}
 
 
 def _json(url: str, body: dict[str, Any] | None = None) -> Any:
@@ -212,11 +216,13 @@ def test_two_phones_offline_one_saved_the_other_kept_to_fix(
         context.close()
 
 
+@pytest.mark.parametrize("status", [502, 429])
 def test_a_proxy_error_while_online_keeps_the_round_and_saves_it_later(
-    page: Page, live_server: str
+    page: Page, live_server: str, status: int
 ) -> None:
-    """A 502 (the app restarting behind nginx) is not swapped in over what was typed: the round
-    waits in the outbox with its key and is saved once the app answers."""
+    """A 502 (the app restarting behind nginx) or a 429 (a rate limit) is not swapped in over
+    what was typed: the round waits in the outbox with its key and is saved once the app
+    answers."""
     game = _game(live_server)
     _controlled(page, game["edit_url"])
     failed: list[str] = []
@@ -224,7 +230,7 @@ def test_a_proxy_error_while_online_keeps_the_round_and_saves_it_later(
     def restarting(route: Route) -> None:
         if route.request.method == "POST" and not failed:
             failed.append(route.request.url)
-            route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+            route.fulfill(status=status, content_type="text/html", body=f"<h1>{status}</h1>")
             return
         route.continue_()
 

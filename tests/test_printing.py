@@ -32,7 +32,8 @@ def embedded_fonts(body: bytes) -> set[str]:
     """Names of the fonts a PDF embeds (those with a font file)."""
     names: set[str] = set()
     for page in PdfReader(io.BytesIO(body)).pages:
-        fonts = page["/Resources"].get_object().get("/Font", {})
+        resources: Any = page["/Resources"]  # pypdf's objects are as dynamic as the PDF
+        fonts = resources.get_object().get("/Font", {})
         for ref in fonts.values():
             font = ref.get_object()
             descriptors = [font.get("/FontDescriptor")]
@@ -47,10 +48,16 @@ def embedded_fonts(body: bytes) -> set[str]:
     return names
 
 
+def _root(reader: PdfReader) -> Any:
+    """The document's catalog (pypdf types it as any PDF object)."""
+    return reader.trailer["/Root"]
+
+
 def all_fonts(body: bytes) -> set[str]:
     names: set[str] = set()
     for page in PdfReader(io.BytesIO(body)).pages:
-        for ref in page["/Resources"].get_object().get("/Font", {}).values():
+        resources: Any = page["/Resources"]
+        for ref in resources.get_object().get("/Font", {}).values():
             names.add(str(ref.get_object()["/BaseFont"]))
     return names
 
@@ -150,15 +157,15 @@ def test_rule_card_is_a_two_page_pdf_with_title_and_language(client: FlaskClient
     assert len(reader.pages) == 2
     width, height = (float(v) for v in reader.pages[0].mediabox.upper_right)
     assert (round(width), round(height)) == (612, 792)
-    assert reader.metadata.title == "Rummy Xangai"
-    assert reader.trailer["/Root"]["/Lang"] == "pt"
+    assert reader.metadata is not None and reader.metadata.title == "Rummy Xangai"
+    assert _root(reader)["/Lang"] == "pt"
     assert 10_000 < len(answer.data) < 100_000
 
 
 def test_rule_card_is_cached_and_answers_304(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from referee.web.printing import routes
+    from referee.web.printing import documents
 
     builds: list[str] = []
 
@@ -166,7 +173,7 @@ def test_rule_card_is_cached_and_answers_304(
         builds.append(args[1])
         return render_rule_card(*args)
 
-    monkeypatch.setattr(routes, "render_rule_card", counted)
+    monkeypatch.setattr(documents, "render_rule_card", counted)
     first = client.get("/rules/contract.pdf?lang=nl&paper=a4")
     etag = first.headers["ETag"]
     second = client.get("/rules/contract.pdf?lang=nl&paper=a4")
@@ -209,8 +216,8 @@ def test_blank_sheet_prints_names_contracts_and_values(client: FlaskClient) -> N
     assert "♣" in text and "♥" in text
     reader = PdfReader(io.BytesIO(answer.data))
     assert len(reader.pages) == 1
-    assert reader.trailer["/Root"]["/Lang"] == "de"
-    assert "Punkteblatt" in reader.metadata.title
+    assert _root(reader)["/Lang"] == "de"
+    assert reader.metadata is not None and "Punkteblatt" in str(reader.metadata.title)
     assert all_fonts(answer.data) == embedded_fonts(answer.data)  # no unembedded Helvetica
     assert any("DejaVuSans" in name for name in embedded_fonts(answer.data))
     assert len(answer.data) < 100_000

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -70,7 +71,8 @@ def _embedded(reader: PdfReader) -> tuple[set[str], set[str]]:
     every: set[str] = set()
     embedded: set[str] = set()
     for page in reader.pages:
-        for ref in page["/Resources"].get_object().get("/Font", {}).values():
+        resources: Any = page["/Resources"]  # pypdf's objects are as dynamic as the PDF
+        for ref in resources.get_object().get("/Font", {}).values():
             font = ref.get_object()
             name = str(font["/BaseFont"])
             every.add(name)
@@ -102,7 +104,7 @@ def test_rule_card(print_app: Flask, variant: str, lang: str, paper: str) -> Non
     assert len(reader.pages) == 2, "page 1 the summary, page 2 the full rules"
     size = tuple(round(float(v)) for v in reader.pages[0].mediabox.upper_right)
     assert size == PAPERS[paper]
-    root = reader.trailer["/Root"]
+    root: Any = reader.trailer["/Root"]
     assert root["/Lang"] == lang
     assert root["/MarkInfo"]["/Marked"] and "/StructTreeRoot" in root, "a tagged PDF"
     pages = _text_by_page(body)
@@ -111,7 +113,7 @@ def test_rule_card(print_app: Flask, variant: str, lang: str, paper: str) -> Non
     with print_app.test_request_context(f"/?lang={lang}"), force_locale(lang):
         variant_data = VARIANTS[variant]
         name = words.variant_name(variant_data)
-        assert reader.metadata.title == name
+        assert reader.metadata is not None and reader.metadata.title == name
         assert _squeezed(name) in summary
         for contract in variant_data.contracts:
             assert _squeezed(words.contract_text(contract)) in summary

@@ -12,6 +12,13 @@ from flask.testing import FlaskClient
 from referee.web.games import queries
 
 
+def _stored(game_id: str) -> queries.StoredGame:
+    """The game kept under `game_id`, which must be there."""
+    found = queries.load(game_id)
+    assert found is not None, game_id
+    return found
+
+
 def _start(client: FlaskClient, names: list[str], **extra: Any) -> str:
     body = {"variant": "contract", "players": names, **extra}
     created = client.post("/api/v1/games", json=body).get_json()
@@ -24,7 +31,7 @@ def _round(version: int, number: int, out: str, **fields: str) -> dict[str, str]
 
 def _game(client: FlaskClient, location: str) -> Any:
     with client.application.test_request_context("/"):
-        return queries.load(location.split("/")[2]).game
+        return _stored(location.split("/")[2]).game
 
 
 def test_every_problem_at_once_under_its_field_and_in_the_summary(client: FlaskClient) -> None:
@@ -127,7 +134,7 @@ def test_a_rematch_starts_the_same_table_with_the_next_dealer(client: FlaskClien
     assert again.players == ("Ann", "Bo", "Cy") and again.first_dealer == 2  # after Bo: Cy
     assert again.house_rules == {"buying": True} and again.rounds == ()
     with client.application.test_request_context("/"):
-        assert queries.load(answer.headers["Location"].split("/")[2]).lang == "de"
+        assert _stored(answer.headers["Location"].split("/")[2]).lang == "de"
     assert client.post("/games/nope-nope-nope-nope-nope/rematch").status_code == 404
 
 
@@ -247,7 +254,8 @@ def test_the_theme_switch_remembers_the_choice(client: FlaskClient) -> None:
     assert '<html lang="en">' in page and 'content="light dark"' in page
     answer = client.get("/theme/dark?next=/referee")
     assert answer.status_code == 303 and answer.headers["Location"] == "/referee"
-    assert client.get_cookie("theme").value == "dark"
+    cookie = client.get_cookie("theme")
+    assert cookie is not None and cookie.value == "dark"
     page = client.get("/").get_data(as_text=True)
     assert '<html lang="en" data-theme="dark">' in page and 'content="dark"' in page
     client.get("/theme/auto")

@@ -6,15 +6,18 @@ going out, timing, declared jokers, ties, the stock, and the contract's words.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.strategies import DataObject
 
 from referee.engine.cards import Card, full_deck, parse_card, parse_cards
-from referee.engine.contracts import check_contract
+from referee.engine.contracts import ContractVerdict, check_contract
 from referee.engine.game import Game, GameRefused, SeatResult
-from referee.engine.layoffs import check_joker_swap, check_layoff
-from referee.engine.melds import check_meld, shoe_violations
+from referee.engine.layoffs import LayoffVerdict, SwapVerdict, check_joker_swap, check_layoff
+from referee.engine.melds import MeldVerdict, check_meld, shoe_violations
 from referee.engine.scoring import (
     PlayerResult,
     ScoringError,
@@ -26,7 +29,7 @@ from referee.engine.scoring import (
     score_round,
     standings,
 )
-from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, get_variant
+from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, Variant, get_variant
 
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")
@@ -37,11 +40,11 @@ NO, THIS_TURN, EARLIER = ContractDown.NO, ContractDown.THIS_TURN, ContractDown.E
 OUT = SeatResult(went_out=True)
 
 
-def codes(verdict) -> list[str]:
+def codes(verdict: MeldVerdict | ContractVerdict | LayoffVerdict | SwapVerdict) -> list[str]:
     return [v.code for v in verdict.violations]
 
 
-def contract(variant, number, *melds: str, **kwargs):
+def contract(variant: Variant, number: int, *melds: str, **kwargs: Any) -> ContractVerdict:
     return check_contract([parse_cards(m) for m in melds], variant, number, **kwargs)
 
 
@@ -58,7 +61,7 @@ def held(points: int, buys: int = 0) -> SeatResult:
 # -- Still holding the whole deal --------------------------------------------------------------
 
 
-def test_whole_deal_contract_round_seven_at_least_60():
+def test_whole_deal_contract_round_seven_at_least_60() -> None:
     """Contract round 7 is laid down only by going out: 12 cards of 5 at least, never 5."""
     assert least_penalty(CONTRACT, 7, 4) == 60 and fewest_cards_held(CONTRACT, 7, 4) == 12
     game = Game.start("contract", ["Ann", "Bo", "Cy", "Di"])
@@ -75,7 +78,9 @@ def test_whole_deal_contract_round_seven_at_least_60():
 
 
 @pytest.mark.parametrize(("players", "least"), [(3, 36), (5, 36), (6, 28), (8, 28)])
-def test_whole_deal_zioncheck_round_seven_one_deck_36_two_decks_28(players, least):
+def test_whole_deal_zioncheck_round_seven_one_deck_36_two_decks_28(
+    players: int, least: int
+) -> None:
     """Four 2s, four 3s, four 4s with one deck; eight 2s and four 3s with two (12 cards)."""
     assert least_penalty(ZIONCHECK, 7, players) == least
     assert not possible_penalty(least - 1, ZIONCHECK, 7, players)
@@ -83,7 +88,7 @@ def test_whole_deal_zioncheck_round_seven_one_deck_36_two_decks_28(players, leas
     assert possible_penalty(least + 1, ZIONCHECK, 7, players)  # a 4 for a 5
 
 
-def test_whole_deal_each_buy_brings_the_discard_and_its_penalty_cards():
+def test_whole_deal_each_buy_brings_the_discard_and_its_penalty_cards() -> None:
     """Frustration buys: two buys bring 2 x (discard + 1 penalty card), 16 cards at least."""
     assert fewest_cards_held(FRUSTRATION, 7, 4, buys=2) == 16
     assert least_penalty(FRUSTRATION, 7, 4, buys=2) == 80
@@ -94,7 +99,7 @@ def test_whole_deal_each_buy_brings_the_discard_and_its_penalty_cards():
     assert game.can_enter_round(7, [OUT, held(80, buys=2), held(60)])
 
 
-def test_whole_deal_a_hand_given_by_its_cards_holds_every_card_dealt():
+def test_whole_deal_a_hand_given_by_its_cards_holds_every_card_dealt() -> None:
     game = Game.start("contract", ["Ann", "Bo", "Cy"])
     for number in range(1, 7):
         game = game.enter_round(number, [OUT, held(20), held(25)]).game
@@ -104,7 +109,7 @@ def test_whole_deal_a_hand_given_by_its_cards_holds_every_card_dealt():
     assert game.can_enter_round(7, [OUT, twelve, held(60)])
 
 
-def test_whole_deal_also_when_the_stock_ends_the_last_round():
+def test_whole_deal_also_when_the_stock_ends_the_last_round() -> None:
     """Nobody out in round 7: nobody laid anything down, so every hand is whole."""
     with pytest.raises(ScoringError) as error:
         score_round(CONTRACT, 7, [PlayerResult(penalty=60), PlayerResult(penalty=45)] * 2)
@@ -112,7 +117,7 @@ def test_whole_deal_also_when_the_stock_ends_the_last_round():
     assert score_round(CONTRACT, 7, [PlayerResult(penalty=60), PlayerResult(penalty=75)] * 2)
 
 
-def test_whole_deal_other_rounds_hold_at_least_one_card():
+def test_whole_deal_other_rounds_hold_at_least_one_card() -> None:
     assert fewest_cards_held(CONTRACT, 6, 4) == 1 and fewest_cards_held(SHANGHAI, 7, 4) == 1
     assert least_penalty(SHANGHAI, 7, 4) == 5  # Shanghai's last round is like any other
     assert not possible_penalty(0, CONTRACT, 3, 4)
@@ -120,7 +125,7 @@ def test_whole_deal_other_rounds_hold_at_least_one_card():
 
 @settings(max_examples=120, deadline=None)
 @given(st.data())
-def test_whole_deal_every_hand_the_shoe_can_deal_is_a_possible_score(data):
+def test_whole_deal_every_hand_the_shoe_can_deal_is_a_possible_score(data: DataObject) -> None:
     """Any hand of the size a player can hold in that round is a score the referee accepts."""
     variant = data.draw(st.sampled_from([CONTRACT, ZIONCHECK, SHANGHAI, FRUSTRATION]))
     number = data.draw(st.integers(1, 7))
@@ -139,7 +144,7 @@ def test_whole_deal_every_hand_the_shoe_can_deal_is_a_possible_score(data):
 # -- The shoe limits the cards -----------------------------------------------------------------
 
 
-def test_shoe_two_decks_hold_two_of_each_card():
+def test_shoe_two_decks_hold_two_of_each_card() -> None:
     """Contract with 3-4 players plays 2 decks: 7H 7H 7H cannot be; with 5-8 (3 decks) it can."""
     three = parse_cards("7H 7H 7H")
     verdict = check_meld(three, CONTRACT, shoe=CONTRACT.shoe_for(4))
@@ -149,7 +154,7 @@ def test_shoe_two_decks_hold_two_of_each_card():
     assert check_meld(three, CONTRACT).valid  # players unknown: the largest shoe
 
 
-def test_shoe_jokers_are_counted_too():
+def test_shoe_jokers_are_counted_too() -> None:
     """Zioncheck-nl with 3-5 players has one joker: JK JK 5H cannot be laid."""
     two_jokers = parse_cards("JK JK 5H")
     assert codes(check_meld(two_jokers, ZIONCHECK, shoe=ZIONCHECK.shoe_for(4))) == [
@@ -159,7 +164,7 @@ def test_shoe_jokers_are_counted_too():
     assert [v.code for v in shoe_violations(parse_cards("5H 5H"), RUMMY)] == ["too_many_copies"]
 
 
-def test_shoe_counts_every_meld_of_a_contract_and_its_discard():
+def test_shoe_counts_every_meld_of_a_contract_and_its_discard() -> None:
     shoe = CONTRACT.shoe_for(3)
     verdict = contract(
         CONTRACT, 1, "7H 7S 7H", "KC KD KS", going_out=True, discard=parse_card("7H")
@@ -171,7 +176,7 @@ def test_shoe_counts_every_meld_of_a_contract_and_its_discard():
     assert codes(verdict) == ["too_many_copies"] and verdict.violations[0].meld is None
 
 
-def test_shoe_lay_offs_and_swaps_count_the_meld_and_the_hand():
+def test_shoe_lay_offs_and_swaps_count_the_meld_and_the_hand() -> None:
     shoe = CONTRACT.shoe_for(4)
     layoff = check_layoff(parse_cards("7H 7S 7H"), parse_cards("7H"), CONTRACT, shoe=shoe)
     assert codes(layoff) == ["too_many_copies"]
@@ -183,14 +188,14 @@ def test_shoe_lay_offs_and_swaps_count_the_meld_and_the_hand():
 # -- Going out ---------------------------------------------------------------------------------
 
 
-def test_going_out_contract_rounds_one_to_six_need_a_last_discard():
+def test_going_out_contract_rounds_one_to_six_need_a_last_discard() -> None:
     sets = ("7H 7S 7D", "KC KD KS")
     assert codes(contract(CONTRACT, 1, *sets, going_out=True)) == ["going_out_needs_discard"]
     assert contract(CONTRACT, 1, *sets, going_out=True, discard=parse_card("2C")).valid
     assert contract(CONTRACT, 1, *sets).valid  # not going out: no discard asked
 
 
-def test_going_out_contract_last_round_forbids_a_discard():
+def test_going_out_contract_last_round_forbids_a_discard() -> None:
     runs = ("5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD")
     assert contract(CONTRACT, 7, *runs, going_out=True).valid
     verdict = contract(CONTRACT, 7, *runs, going_out=True, discard=parse_card("KD"))
@@ -199,26 +204,26 @@ def test_going_out_contract_last_round_forbids_a_discard():
 
 
 @pytest.mark.parametrize("variant", [SHANGHAI, ZIONCHECK], ids=lambda v: v.id)
-def test_going_out_shanghai_and_zioncheck_with_or_without_a_discard(variant):
+def test_going_out_shanghai_and_zioncheck_with_or_without_a_discard(variant: Variant) -> None:
     sets = ("7H 7S 7D", "KC KD KS")
     assert variant.going_out_discard is GoingOutDiscard.EITHER
     assert contract(variant, 1, *sets, going_out=True).valid
     assert contract(variant, 1, *sets, going_out=True, discard=parse_card("2C")).valid
 
 
-def test_going_out_zioncheck_last_round_melds_everything():
+def test_going_out_zioncheck_last_round_melds_everything() -> None:
     runs = ("5H 6H 7H", "5S 6S 7S 8S", "9D 10D JD QD KD")
     assert contract(ZIONCHECK, 7, *runs, going_out=True).valid
     discarded = contract(ZIONCHECK, 7, *runs, going_out=True, discard=parse_card("2C"))
     assert codes(discarded) == ["last_round_no_discard"]
 
 
-def test_going_out_rummy_needs_a_discard():
+def test_going_out_rummy_needs_a_discard() -> None:
     """Seed 002: meld or lay off everything and discard the last card."""
     assert RUMMY.going_out_discard is GoingOutDiscard.REQUIRED
 
 
-def test_going_out_discard_house_rule_is_a_choice_for_the_rounds_before_the_last():
+def test_going_out_discard_house_rule_is_a_choice_for_the_rounds_before_the_last() -> None:
     forbidden = get_variant("contract", {"going_out_discard": "forbidden"})
     sets = ("7H 7S 7D", "KC KD KS")
     assert contract(forbidden, 1, *sets, going_out=True).valid
@@ -246,57 +251,59 @@ RUN = parse_cards("4C 5C 6C 7C")
 NINE = parse_cards("8C")
 
 
-def layoff_codes(variant, when):
+def layoff_codes(variant: Variant, when: ContractDown | None) -> tuple[list[str], list[str]]:
     verdict = check_layoff(RUN, NINE, variant, contract_down=when)
     return codes(verdict), [c.code for c in verdict.conditions]
 
 
-def test_timing_contract_lays_off_from_the_turn_after_its_own_contract():
+def test_timing_contract_lays_off_from_the_turn_after_its_own_contract() -> None:
     assert layoff_codes(CONTRACT, NO) == (["layoff_before_contract"], [])
     assert layoff_codes(CONTRACT, THIS_TURN) == (["layoff_same_turn_as_contract"], [])
     assert layoff_codes(CONTRACT, EARLIER) == ([], [])
 
 
-def test_timing_shanghai_lays_off_after_its_own_contract_same_turn_included():
+def test_timing_shanghai_lays_off_after_its_own_contract_same_turn_included() -> None:
     assert layoff_codes(SHANGHAI, NO) == (["layoff_before_contract"], [])
     assert layoff_codes(SHANGHAI, THIS_TURN) == ([], [])
     assert layoff_codes(SHANGHAI, EARLIER) == ([], [])
 
 
-def test_timing_zioncheck_lays_off_after_its_own_contract():
+def test_timing_zioncheck_lays_off_after_its_own_contract() -> None:
     assert layoff_codes(ZIONCHECK, NO) == (["layoff_before_contract"], [])
     assert layoff_codes(ZIONCHECK, EARLIER) == ([], [])
 
 
-def test_timing_rummy_lays_off_any_time():
+def test_timing_rummy_lays_off_any_time() -> None:
     for when in (None, NO, THIS_TURN, EARLIER):
         assert layoff_codes(RUMMY, when) == ([], [])
 
 
-def test_timing_not_told_the_verdict_states_the_condition():
+def test_timing_not_told_the_verdict_states_the_condition() -> None:
     """ "Valid once your contract is down, from your next turn." """
     assert layoff_codes(CONTRACT, None) == ([], ["once_contract_down_next_turn"])
     assert layoff_codes(SHANGHAI, None) == ([], ["once_contract_down"])
     assert check_layoff(RUN, NINE, CONTRACT).valid
 
 
-def swap_codes(variant, meld, card, when):
+def swap_codes(
+    variant: Variant, meld: str, card: str, when: ContractDown | None
+) -> tuple[list[str], list[str]]:
     verdict = check_joker_swap(parse_cards(meld), parse_card(card), variant, contract_down=when)
     return codes(verdict), [c.code for c in verdict.conditions]
 
 
-def test_timing_contract_any_player_swaps_a_run_joker_on_their_turn():
+def test_timing_contract_any_player_swaps_a_run_joker_on_their_turn() -> None:
     for when in (None, NO, THIS_TURN, EARLIER):
         assert swap_codes(CONTRACT, "5H 6H JK 8H", "7H", when) == ([], [])
 
 
-def test_timing_shanghai_swaps_only_after_its_own_contract_and_keeps_the_joker():
+def test_timing_shanghai_swaps_only_after_its_own_contract_and_keeps_the_joker() -> None:
     assert swap_codes(SHANGHAI, "7H 7S JK", "7D", NO) == (["swap_before_contract"], [])
     assert swap_codes(SHANGHAI, "7H 7S JK", "7D", THIS_TURN) == ([], [])
     assert swap_codes(SHANGHAI, "7H 7S JK", "7D", None) == ([], ["once_contract_down"])
 
 
-def test_timing_zioncheck_swaps_after_an_earlier_turn_and_uses_the_joker_at_once():
+def test_timing_zioncheck_swaps_after_an_earlier_turn_and_uses_the_joker_at_once() -> None:
     meld = "5H JK 7H"  # the joker can only be 6H
     assert swap_codes(ZIONCHECK, meld, "6H", NO) == (["swap_before_contract"], [])
     assert swap_codes(ZIONCHECK, meld, "6H", THIS_TURN) == (["swap_same_turn_as_contract"], [])
@@ -310,7 +317,7 @@ def test_timing_zioncheck_swaps_after_an_earlier_turn_and_uses_the_joker_at_once
 # -- Declared jokers (zioncheck-nl) ------------------------------------------------------------
 
 
-def test_declared_jokers_an_ambiguous_joker_is_not_valid_until_declared():
+def test_declared_jokers_an_ambiguous_joker_is_not_valid_until_declared() -> None:
     verdict = check_meld(parse_cards("5H 6H 7H JK"), ZIONCHECK)
     assert codes(verdict) == ["joker_not_declared"]
     assert verdict.violations[0].params == {"options": ["4H", "8H"]}
@@ -318,7 +325,7 @@ def test_declared_jokers_an_ambiguous_joker_is_not_valid_until_declared():
     assert check_meld(parse_cards("5H JK 7H"), ZIONCHECK).valid  # one reading: nothing to say
 
 
-def test_declared_jokers_a_set_joker_names_its_suit_where_suits_differ():
+def test_declared_jokers_a_set_joker_names_its_suit_where_suits_differ() -> None:
     verdict = check_meld(parse_cards("7H 7S JK"), ZIONCHECK)
     assert codes(verdict) == ["joker_not_declared"]
     assert verdict.violations[0].params == {"options": ["7C", "7D"]}
@@ -326,7 +333,7 @@ def test_declared_jokers_a_set_joker_names_its_suit_where_suits_differ():
     assert check_meld(parse_cards("7H 7S JK=7C"), ZIONCHECK).valid
 
 
-def test_declared_jokers_lay_offs_follow_the_declared_card():
+def test_declared_jokers_lay_offs_follow_the_declared_card() -> None:
     declared = parse_cards("5H 6H 7H JK=8H")
     assert check_layoff(declared, parse_cards("9H"), ZIONCHECK).valid
     assert check_layoff(declared, parse_cards("4H"), ZIONCHECK).valid
@@ -337,19 +344,19 @@ def test_declared_jokers_lay_offs_follow_the_declared_card():
     ]
 
 
-def test_declared_jokers_swaps_follow_the_declared_card():
+def test_declared_jokers_swaps_follow_the_declared_card() -> None:
     declared = parse_cards("5H 6H 7H JK=8H")
     assert check_joker_swap(declared, parse_card("8H"), ZIONCHECK, contract_down=EARLIER).valid
     assert not check_joker_swap(declared, parse_card("4H"), ZIONCHECK, contract_down=EARLIER).valid
 
 
-def test_declared_jokers_a_contract_that_leaves_two_readings_asks_for_the_declaration():
+def test_declared_jokers_a_contract_that_leaves_two_readings_asks_for_the_declaration() -> None:
     verdict = contract(ZIONCHECK, 3, "4C 5C 6C JK", "7H 8H 9H")
     assert codes(verdict) == ["joker_not_declared"] and verdict.violations[0].meld == 0
     assert contract(ZIONCHECK, 3, "4C 5C 6C JK=7C", "7H 8H 9H").valid
 
 
-def test_declared_jokers_elsewhere_both_readings_are_said():
+def test_declared_jokers_elsewhere_both_readings_are_said() -> None:
     verdict = check_meld(parse_cards("5H 6H 7H JK"), CONTRACT)
     assert verdict.valid and verdict.ambiguous
     assert sorted(str(r.jokers[0][1]) for r in verdict.readings) == ["4H", "8H"]
@@ -358,7 +365,7 @@ def test_declared_jokers_elsewhere_both_readings_are_said():
 # -- Ties --------------------------------------------------------------------------------------
 
 
-def test_ties_fixed_rounds_go_to_the_lower_last_round_then_are_shared():
+def test_ties_fixed_rounds_go_to_the_lower_last_round_then_are_shared() -> None:
     """Short has 5 rounds: equal totals, then the lower round-5 score; still equal, shared."""
     short = get_variant("short")
     rounds = [[0, 20, 40], [20, 0, 40], [0, 20, 40], [20, 0, 40]]
@@ -368,7 +375,7 @@ def test_ties_fixed_rounds_go_to_the_lower_last_round_then_are_shared():
     assert tied.totals[:2] == (40, 40) and tied.leaders == (0, 1) and tied.winner is None
 
 
-def test_ties_rummy_equal_highest_totals_share_the_win():
+def test_ties_rummy_equal_highest_totals_share_the_win() -> None:
     """Seed 002 is silent: our default is a shared win, not the last deal's score.
 
     Only the winner of a deal scores, so a tie stands at the top while playing, and at the
@@ -392,20 +399,20 @@ def test_ties_rummy_equal_highest_totals_share_the_win():
 # -- The stock ---------------------------------------------------------------------------------
 
 
-def test_stock_rummy_never_ends_a_deal():
+def test_stock_rummy_never_ends_a_deal() -> None:
     """The discards become the stock as often as needed: a deal ends with someone out."""
     assert RUMMY.stock_reshuffles is None and not RUMMY.stock_can_end_a_round
     game = Game.start("rummy", ["Ann", "Bo"])
     assert refused(game, 1, [held(10), held(20)]) == [("no_player_out", None)]
 
 
-def test_stock_contract_running_out_twice_ends_the_round():
+def test_stock_contract_running_out_twice_ends_the_round() -> None:
     assert CONTRACT.stock_reshuffles == 1 and CONTRACT.stock_can_end_a_round
     game = Game.start("contract", ["Ann", "Bo", "Cy"])
     assert game.enter_round(1, [held(10), held(20), held(30)]).game.rounds[0].scores == (10, 20, 30)
 
 
-def test_stock_a_house_rule_may_end_a_rummy_deal_and_then_nobody_collects():
+def test_stock_a_house_rule_may_end_a_rummy_deal_and_then_nobody_collects() -> None:
     house = get_variant("rummy", {"stock_reshuffles": 2})
     assert house.stock_can_end_a_round
     assert score_round(house, 1, [PlayerResult(penalty=10), PlayerResult(penalty=20)]) == (0, 0)
@@ -414,7 +421,7 @@ def test_stock_a_house_rule_may_end_a_rummy_deal_and_then_nobody_collects():
 # -- Contract wording --------------------------------------------------------------------------
 
 
-def test_contract_words_a_run_of_three_in_a_contract_of_runs_of_four():
+def test_contract_words_a_run_of_three_in_a_contract_of_runs_of_four() -> None:
     verdict = contract(CONTRACT, 2, "7H 7S 7D", "4C 5C 6C")
     assert codes(verdict) == ["contract_run_too_short"]
     assert verdict.violations[0].params == {"count": 3, "size": 4}
@@ -422,22 +429,23 @@ def test_contract_words_a_run_of_three_in_a_contract_of_runs_of_four():
     assert codes(contract(CONTRACT, 2, "7H 7S 7D", "4C 5C")) == ["too_few_cards"]
 
 
-def test_contract_words_a_set_of_three_in_a_contract_of_sets_of_four():
+def test_contract_words_a_set_of_three_in_a_contract_of_sets_of_four() -> None:
     house = get_variant("contract", {"contracts": {"4": "four sets of 4"}})
     verdict = contract(house, 4, "7H 7S 7D", "8H 8S 8D 8C", "9H 9S 9D 9C", "KH KS KD KC")
     assert codes(verdict) == ["contract_set_too_short"]
     assert verdict.violations[0].params == {"count": 3, "size": 4}
 
 
-def test_contract_words_a_kind_the_contract_does_not_ask_for_is_counted_not_sized():
+def test_contract_words_a_kind_the_contract_does_not_ask_for_is_counted_not_sized() -> None:
     """Round 1 asks for two sets: a run of 3 is a meld of its own, just not this contract's."""
     verdict = contract(CONTRACT, 1, "7H 7S 7D", "4C 5C 6C")
     assert codes(verdict) == ["wrong_sets_and_runs"]
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS.values()), ids=lambda v: v.id)
-def test_every_variant_states_its_timing_and_discard_as_fields(variant):
+def test_every_variant_states_its_timing_and_discard_as_fields(variant: Variant) -> None:
     """Nothing here asks which variant it is: each answer comes from a field."""
     assert isinstance(variant.going_out_discard, GoingOutDiscard)
     if variant.has_contracts and variant.last_round_goes_out:
+        assert variant.rounds is not None
         assert variant.going_out_discard_in(variant.rounds) is GoingOutDiscard.FORBIDDEN

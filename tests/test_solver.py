@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -45,12 +46,17 @@ def physical(reading: Reading, hand: Sequence[Card]) -> list[Card]:
     return out
 
 
-def assert_judged_valid(solution: Solution, hand: Sequence[Card], variant: Variant, number: int):
+def assert_judged_valid(
+    solution: Solution, hand: Sequence[Card], variant: Variant, number: int
+) -> None:
     """Every meld passes check_meld with the round's sizes, and together check_contract."""
     melds = [physical(r, hand) for r in solution.melds]
     if variant.has_contracts:
         contract = variant.contract_for(number)
-        sizes = {"min_set_size": contract.set_size, "min_run_size": contract.run_size}
+        sizes: dict[str, Any] = {
+            "min_set_size": contract.set_size,
+            "min_run_size": contract.run_size,
+        }
     else:
         sizes = {}
     for reading, cards in zip(solution.melds, melds, strict=True):
@@ -60,11 +66,13 @@ def assert_judged_valid(solution: Solution, hand: Sequence[Card], variant: Varia
         assert reading in verdict.readings, (cards_of(reading), verdict.readings)
     if variant.has_contracts and solution.melds:
         going_out = variant.last_round_goes_out and variant.is_last_round(number)
-        verdict = check_contract(melds, variant, number, going_out=going_out, undeclared_ok=True)
-        assert verdict.valid, ([cards_of(r) for r in solution.melds], verdict.violations)
+        whole = check_contract(melds, variant, number, going_out=going_out, undeclared_ok=True)
+        assert whole.valid, ([cards_of(r) for r in solution.melds], whole.violations)
 
 
-def assert_accounts_for_the_hand(solution: Solution, hand: Sequence[Card], variant: Variant):
+def assert_accounts_for_the_hand(
+    solution: Solution, hand: Sequence[Card], variant: Variant
+) -> None:
     melded = [c for r in solution.melds for c in physical(r, hand)]
     assert Counter(melded) + Counter(solution.leftover) == Counter(hand)
     assert solution.leftover_penalty == penalty_of(solution.leftover, variant)
@@ -77,7 +85,7 @@ def hand(text: str) -> tuple[Card, ...]:
 # -- Contracts, round by round -----------------------------------------------------------------
 
 
-def test_round_one_two_sets_with_jokers_contract():
+def test_round_one_two_sets_with_jokers_contract() -> None:
     """Contract round 1, 2 sets of 3: 7 7 + joker and 9 9 9; the king and the 2 stay."""
     cards = hand("7H 7S JK 9C 9D 9S KS 2C")
     solution = solve(cards, CONTRACT, 1)
@@ -88,7 +96,7 @@ def test_round_one_two_sets_with_jokers_contract():
     assert_judged_valid(solution, cards, CONTRACT, 1)
 
 
-def test_jokers_go_where_they_absorb_most_contract():
+def test_jokers_go_where_they_absorb_most_contract() -> None:
     """Two jokers and no spare naturals: both jokers are melded, the dearest card with them."""
     cards = hand("AC AD 4S 4H JK JK 8C")
     solution = solve(cards, CONTRACT, 1)
@@ -97,7 +105,7 @@ def test_jokers_go_where_they_absorb_most_contract():
     assert solution.leftover_penalty == 5
 
 
-def test_round_seven_three_runs_going_out_from_thirteen_cards_contract():
+def test_round_seven_three_runs_going_out_from_thirteen_cards_contract() -> None:
     """Contract round 7 (13 cards dealt as a house rule): three runs of 4, the whole hand."""
     cards = hand("3H 4H 5H 6H 8C 9C 10C JC QC 2S 3S 4S 5S")
     solution = solve(cards, CONTRACT, 7)
@@ -109,7 +117,7 @@ def test_round_seven_three_runs_going_out_from_thirteen_cards_contract():
     assert verdict.valid
 
 
-def test_round_seven_not_going_out_shows_what_stays_contract():
+def test_round_seven_not_going_out_shows_what_stays_contract() -> None:
     """Round 7 is laid down only by going out: a leftover card says the player cannot yet."""
     cards = hand("3H 4H 5H 6H 8C 9C 10C JC 2S 3S 4S 5S KD")
     solution = solve(cards, CONTRACT, 7)
@@ -117,7 +125,7 @@ def test_round_seven_not_going_out_shows_what_stays_contract():
     assert solution.leftover == hand("KD")
 
 
-def test_runs_may_share_a_suit_with_different_starts_contract():
+def test_runs_may_share_a_suit_with_different_starts_contract() -> None:
     """Contract round 3: 3-6 of hearts and 8-J of hearts are two runs of one suit."""
     cards = hand("3H 4H 5H 6H 8H 9H 10H JH")
     solution = solve(cards, CONTRACT, 3)
@@ -125,7 +133,7 @@ def test_runs_may_share_a_suit_with_different_starts_contract():
     assert_judged_valid(solution, cards, CONTRACT, 3)
 
 
-def test_two_runs_same_suit_same_start_need_a_joker_below_contract():
+def test_two_runs_same_suit_same_start_need_a_joker_below_contract() -> None:
     """Two decks: 5-8 of hearts twice. The runs must start apart, so a joker goes below one."""
     cards = hand("5H 6H 7H 8H 5H 6H 7H 8H JK")
     solution = solve(cards, CONTRACT, 3)
@@ -136,7 +144,7 @@ def test_two_runs_same_suit_same_start_need_a_joker_below_contract():
     assert not without.can_meet_contract
 
 
-def test_ace_high_or_low_never_around_the_corner_contract():
+def test_ace_high_or_low_never_around_the_corner_contract() -> None:
     """Q-K-A and A-2-3 are runs; K-A-2-3 is not (the contract's run of 4 needs a joker)."""
     solution = solve(hand("QD KD AD JD 2C 3C 4C AC"), CONTRACT, 3)
     assert solution.can_meet_contract and solution.leftover == ()
@@ -146,7 +154,7 @@ def test_ace_high_or_low_never_around_the_corner_contract():
     assert not solve(hand("KD AD 2D 3D 7C 8C 9C 10C"), CONTRACT, 3).can_meet_contract
 
 
-def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
+def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract() -> None:
     """Round 2 (a set of 3 and a run of 4): 7 7 and 4-5-6 of spades lack one card each."""
     cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
     solution = solve(cards, CONTRACT, 2, nearest=True)
@@ -160,18 +168,18 @@ def test_cannot_meet_the_contract_whole_hand_and_missing_cards_contract():
     assert completed.can_meet_contract
 
 
-def test_missing_is_empty_when_nothing_is_near_contract():
+def test_missing_is_empty_when_nothing_is_near_contract() -> None:
     """Round 7 needs three runs of 4; two scattered cards are far more than 3 cards away."""
     solution = solve(hand("2C 9D"), CONTRACT, 7, nearest=True)
     assert not solution.can_meet_contract
     assert solution.missing == ()
 
 
-def test_missing_is_empty_when_the_contract_is_met_contract():
+def test_missing_is_empty_when_the_contract_is_met_contract() -> None:
     assert solve(hand("7H 7S 7D 9C 9D 9S"), CONTRACT, 1, nearest=True).missing == ()
 
 
-def test_missing_is_searched_only_when_asked_contract():
+def test_missing_is_searched_only_when_asked_contract() -> None:
     """The nearest contract is a second search: without `nearest` a hand that cannot meet the
     contract answers no missing cards, with it the two it lacks."""
     cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
@@ -188,7 +196,7 @@ def test_missing_is_searched_only_when_asked_contract():
 # -- Variants ----------------------------------------------------------------------------------
 
 
-def test_zioncheck_sets_of_distinct_suits():
+def test_zioncheck_sets_of_distinct_suits() -> None:
     """Zioncheck-nl: a set's suits all differ, so 7H 7H 7S is no set (a second 7 of hearts
     exists only with two decks); 7H 7S 7D is."""
     variant = get_variant(
@@ -200,7 +208,7 @@ def test_zioncheck_sets_of_distinct_suits():
     assert solve(hand("7H 7D 7S 9C 9D 9S"), variant, 1).can_meet_contract
 
 
-def test_zioncheck_runs_in_different_suits():
+def test_zioncheck_runs_in_different_suits() -> None:
     """Zioncheck-nl round 3 (2 runs of 3): both runs in hearts are not allowed."""
     cards = hand("2H 3H 4H 8H 9H 10H")
     assert not solve(cards, ZIONCHECK, 3).can_meet_contract
@@ -210,7 +218,7 @@ def test_zioncheck_runs_in_different_suits():
     assert_judged_valid(solution, mixed, ZIONCHECK, 3)
 
 
-def test_zioncheck_declared_joker_only_as_declared():
+def test_zioncheck_declared_joker_only_as_declared() -> None:
     """A joker declared as the 5 of hearts fills 4-5-6 of hearts, never a set of 9s."""
     cards = hand("4H JK=5H 6H 9C 9D")
     solution = solve(cards, ZIONCHECK, 2, nearest=True)
@@ -222,7 +230,7 @@ def test_zioncheck_declared_joker_only_as_declared():
     assert Card(stands_for=Card(Rank.FIVE, SUITS[2])) in run.cards
 
 
-def test_shanghai_one_joker_per_meld():
+def test_shanghai_one_joker_per_meld() -> None:
     """Shanghai: at most one joker a meld, so 7 7 + 2 jokers is not a set, 7 7 + 1 is."""
     cards = hand("7H 7S JK JK 9C 9D")
     solution = solve(cards, SHANGHAI, 1)
@@ -232,7 +240,7 @@ def test_shanghai_one_joker_per_meld():
     assert not solve(hand("7H JK JK 9C 9D JK"), SHANGHAI, 1).can_meet_contract
 
 
-def test_rummy_seed_002_worked_example():
+def test_rummy_seed_002_worked_example() -> None:
     """Seed 002: hearts 4-5-6-7 and three nines meld; the 2 of clubs is left (and discarded)."""
     cards = hand("4H 5H 6H 7H 9C 9D 9S 2C")
     solution = solve(cards, RUMMY, 1)
@@ -245,7 +253,7 @@ def test_rummy_seed_002_worked_example():
     assert solution.leftover_penalty == 2
 
 
-def test_rummy_aces_low_only():
+def test_rummy_aces_low_only() -> None:
     """Rummy: A-2-3 is a run, Q-K-A is not."""
     low = solve(hand("AS 2S 3S"), RUMMY, 1)
     assert low.can_meet_contract and low.leftover == ()
@@ -254,14 +262,14 @@ def test_rummy_aces_low_only():
     assert high.leftover_penalty == 21
 
 
-def test_rummy_ignores_the_round_and_keeps_the_dearest_melds():
+def test_rummy_ignores_the_round_and_keeps_the_dearest_melds() -> None:
     """Rummy: J Q K of spades (30) melds rather than 2 3 4 of spades (9) when both share no card."""
     cards = hand("2S 3S 4S JS QS KS 5D")
     solution = solve(cards, RUMMY, 99)
     assert solution.leftover == hand("5D")
 
 
-def test_joker_rummy_eight_jokers_all_melded():
+def test_joker_rummy_eight_jokers_all_melded() -> None:
     """Round 1 is exactly two sets: the kings and queens take all eight jokers; 3 and 8 stay."""
     cards = hand("3C 8D KS QH JK JK JK JK JK JK JK JK")
     solution = solve(cards, JOKER_RUMMY, 1)
@@ -270,7 +278,7 @@ def test_joker_rummy_eight_jokers_all_melded():
     assert_judged_valid(solution, cards, JOKER_RUMMY, 1)
 
 
-def test_custom_contract_four_runs_of_three():
+def test_custom_contract_four_runs_of_three() -> None:
     """A house table, "four runs of 3": four short runs in four suits."""
     variant = get_variant("contract", {"contracts": ["four runs of 3"] * 7})
     cards = hand("2C 3C 4C 5D 6D 7D 8H 9H 10H JS QS KS")
@@ -280,14 +288,14 @@ def test_custom_contract_four_runs_of_three():
     assert_judged_valid(solution, cards, variant, 1)
 
 
-def test_bad_round_is_an_error():
+def test_bad_round_is_an_error() -> None:
     from referee.engine.errors import RoundError
 
     with pytest.raises(RoundError):
         solve(hand("7H 7S 7D"), CONTRACT, 8)
 
 
-def test_solutions_do_not_depend_on_the_order_cards_are_given():
+def test_solutions_do_not_depend_on_the_order_cards_are_given() -> None:
     cards = hand("7H 7S JK 9C 9D 9S KS 2C 4H 5H 6H")
     forward = solve(cards, CONTRACT, 2)
     backward = solve(tuple(reversed(cards)), CONTRACT, 2)
@@ -295,7 +303,7 @@ def test_solutions_do_not_depend_on_the_order_cards_are_given():
     assert Counter(forward.leftover) == Counter(backward.leftover)
 
 
-def test_worst_hands_are_solved_right():
+def test_worst_hands_are_solved_right() -> None:
     """20 cards with 8 jokers: a valid answer every round (bench/engine.py times them)."""
     hands = [
         hand("QS JS 7S AS 4H 3S 8S 9C 2S 10D 8H 7S JK JK JK JK JK JK"),
@@ -333,7 +341,9 @@ def legal(cards: list[Card], variant: Variant) -> bool:
 
 
 @st.composite
-def small_hands(draw, variant: Variant, max_cards: int = 9, max_jokers: int = 2):
+def small_hands(
+    draw: st.DrawFn, variant: Variant, max_cards: int = 9, max_jokers: int = 2
+) -> list[Card]:
     """Up to `max_cards` cards the variant's shoe can hold, crowded on few ranks and suits."""
     pool = draw(st.sampled_from([SMALL_POOL, DENSE_POOL])) * variant.max_decks
     size = draw(st.integers(min_value=3, max_value=max_cards))
@@ -355,7 +365,10 @@ def brute_force(cards: list[Card], variant: Variant, number: int) -> tuple[int, 
     """(least penalty, fewest cards left) over every partition, or None: no contract at all."""
     if variant.has_contracts:
         contract = variant.contract_for(number)
-        sizes = {"min_set_size": contract.set_size, "min_run_size": contract.run_size}
+        sizes: dict[str, Any] = {
+            "min_set_size": contract.set_size,
+            "min_run_size": contract.run_size,
+        }
         groups = contract.meld_count
         going_out = variant.last_round_goes_out and variant.is_last_round(number)
     else:
@@ -411,7 +424,9 @@ SMALL_CASES = [
 @pytest.mark.parametrize(("variant", "number"), SMALL_CASES, ids=lambda x: getattr(x, "id", x))
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_solver_matches_brute_force_on_small_hands(variant, number, data):
+def test_solver_matches_brute_force_on_small_hands(
+    variant: Variant, number: int, data: st.DataObject
+) -> None:
     """(a) every meld validates, (b) melds + leftover = hand, (c) no partition leaves less,
     (d) the same hand gives the same answer."""
     cards = data.draw(small_hands(variant))
@@ -431,7 +446,7 @@ def test_solver_matches_brute_force_on_small_hands(variant, number, data):
 
 
 @st.composite
-def dealt_hands(draw):
+def dealt_hands(draw: st.DrawFn) -> tuple[Variant, int, list[Card]]:
     variant = draw(st.sampled_from([v for v in VARIANTS.values() if v.has_contracts]))
     number = draw(st.integers(min_value=1, max_value=variant.rounds or 1))
     shoe_rule = variant.shoe_for(4)
@@ -446,7 +461,7 @@ def dealt_hands(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(dealt_hands())
-def test_dealt_hands_give_valid_accounted_answers(case):
+def test_dealt_hands_give_valid_accounted_answers(case: tuple[Variant, int, list[Card]]) -> None:
     """Hands dealt from each variant's shoe: melds judged valid, the hand accounted for,
     missing cards complete a contract, and the answer does not change between calls."""
     variant, number, cards = case
@@ -466,7 +481,7 @@ def test_dealt_hands_give_valid_accounted_answers(case):
 
 @settings(max_examples=60, deadline=None)
 @given(small_hands(CONTRACT, max_cards=8, max_jokers=1))
-def test_missing_cards_are_the_fewest(cards):
+def test_missing_cards_are_the_fewest(cards: list[Card]) -> None:
     """No smaller set of added cards completes the round-2 contract than `missing` names."""
     if not legal(cards, CONTRACT):
         return
@@ -501,7 +516,7 @@ def huge_hand(seed: int) -> list[Card]:
     return shoe[:141]
 
 
-def test_hand_sizes_follow_the_deal_the_draw_and_the_buys():
+def test_hand_sizes_follow_the_deal_the_draw_and_the_buys() -> None:
     """RULES.md "Hand sizes": dealt + 1 drawn + buy limit x (discard + penalty cards); 30 where
     several discards may be taken at once; the largest deal when the table's size is unknown."""
     assert max_hand_size(CONTRACT, 1) == 11 and max_hand_size(CONTRACT, 7) == 13
@@ -518,7 +533,7 @@ def test_hand_sizes_follow_the_deal_the_draw_and_the_buys():
 
 
 @pytest.mark.parametrize("number", [1, 4, 7])
-def test_past_the_budget_the_best_found_is_valid_and_not_exact(number):
+def test_past_the_budget_the_best_found_is_valid_and_not_exact(number: int) -> None:
     """The largest hand the rules allow, with a small budget: an answer at once, every meld
     judged valid, the hand accounted for, and `exact` False."""
     cards = huge_hand(number)
@@ -529,21 +544,21 @@ def test_past_the_budget_the_best_found_is_valid_and_not_exact(number):
     assert_accounts_for_the_hand(solution, cards, HUGE)
 
 
-def test_the_budget_counts_steps_so_the_answer_is_the_same_every_time():
+def test_the_budget_counts_steps_so_the_answer_is_the_same_every_time() -> None:
     cards = huge_hand(7)
     first = solve(cards, HUGE, 7, budget=Budget(steps=3000), nearest=True)
     assert solve(cards, HUGE, 7, budget=Budget(steps=3000), nearest=True) == first
     assert first.steps <= 3000
 
 
-def test_a_budget_too_small_for_the_nearest_contract_says_so():
+def test_a_budget_too_small_for_the_nearest_contract_says_so() -> None:
     cards = hand("7H 7C 4S 5S 6S KD 2C 9H QD 10C")
     assert solve(cards, CONTRACT, 2, nearest=True).exact
     short = solve(cards, CONTRACT, 2, nearest=True, budget=Budget(steps=20))
     assert not short.exact and not short.can_meet_contract
 
 
-def test_no_time_left_still_answers():
+def test_no_time_left_still_answers() -> None:
     """A wall clock already past its guard (a machine far busier than expected): the answer
     comes at once and says it is not exact."""
     cards = huge_hand(3)
@@ -554,7 +569,9 @@ def test_no_time_left_still_answers():
 
 @settings(max_examples=60, deadline=None)
 @given(dealt_hands(), st.integers(min_value=0, max_value=400))
-def test_any_budget_gives_a_valid_answer_and_exact_means_the_least(case, steps):
+def test_any_budget_gives_a_valid_answer_and_exact_means_the_least(
+    case: tuple[Variant, int, list[Card]], steps: int
+) -> None:
     """Whatever the budget: melds judged valid and the hand accounted for; an answer that says
     it is exact is the one an unlimited search gives."""
     variant, number, cards = case

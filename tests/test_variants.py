@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -10,7 +11,14 @@ from referee.engine.cards import JOKER, full_deck
 from referee.engine.errors import HouseRuleError, PlayersError, RoundError, UnknownVariantError
 from referee.engine.melds import check_meld
 from referee.engine.scoring import penalty_of, value_classes
-from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, get_variant, parse_contract
+from referee.engine.variants import (
+    HOUSE_RULES,
+    VARIANTS,
+    Contract,
+    Variant,
+    get_variant,
+    parse_contract,
+)
 
 SPEC_IDS = [
     "contract",
@@ -24,7 +32,7 @@ SPEC_IDS = [
 ]
 
 
-def test_registry_has_exactly_the_spec_ids_in_order():
+def test_registry_has_exactly_the_spec_ids_in_order() -> None:
     assert list(VARIANTS) == SPEC_IDS
 
 
@@ -32,11 +40,11 @@ def test_registry_has_exactly_the_spec_ids_in_order():
     ("alias", "variant_id"),
     [("zioncheck", "contract"), ("Shanghai", "shanghai"), ("rommé", "rummy")],
 )
-def test_registry_lookup_by_alias(alias, variant_id):
+def test_registry_lookup_by_alias(alias: str, variant_id: str) -> None:
     assert get_variant(alias).id == variant_id
 
 
-def test_registry_unknown_variant():
+def test_registry_unknown_variant() -> None:
     with pytest.raises(UnknownVariantError) as error:
         get_variant("canasta")
     assert error.value.code == "unknown_variant"
@@ -65,25 +73,25 @@ def test_registry_unknown_variant():
         ({"contracts": ["2 sets of " + "3" * 5000]}, "bad_house_rule"),
     ],
 )
-def test_house_rules_bad_name_or_value_is_a_clear_error(rules, code):
+def test_house_rules_bad_name_or_value_is_a_clear_error(rules: dict[str, Any], code: str) -> None:
     with pytest.raises(HouseRuleError) as error:
         get_variant("contract", rules)
     assert error.value.code == code
 
 
-def test_house_rules_override_fields_and_leave_the_preset_alone():
+def test_house_rules_override_fields_and_leave_the_preset_alone() -> None:
     house = get_variant("contract", {"buying": True, "rank_points": {"A": 20}, "joker_points": 25})
     assert house.buying and house.points_of(full_deck()[0]) == 20 and house.points_of(JOKER) == 25
     assert not get_variant("contract").buying
 
 
-def test_house_rules_custom_contract_table_keeps_deal_sizes():
+def test_house_rules_custom_contract_table_keeps_deal_sizes() -> None:
     house = get_variant("contract", {"contracts": [{"sets": 4, "runs": 0}, "2 runs of 5"]})
     assert house.contracts == (Contract(4, 0, 3, 4), Contract(0, 2, 3, 5))
     assert house.deal == (10, 10)
 
 
-def test_parse_contract_words_and_numbers():
+def test_parse_contract_words_and_numbers() -> None:
     assert parse_contract("four runs of 3") == Contract(0, 4, 3, 3)
     assert parse_contract("1 set of 3 + 2 runs of 4") == Contract(1, 2, 3, 4)
     assert parse_contract("two sets and a run") == Contract(2, 1, 3, 4)
@@ -93,25 +101,25 @@ def test_parse_contract_words_and_numbers():
 class TestEveryVariant:
     """What must hold whatever the variant (OpenSpiel's conformance idea)."""
 
-    def test_data_is_json_and_names_every_house_rule(self, variant):
+    def test_data_is_json_and_names_every_house_rule(self, variant: Variant) -> None:
         data = json.loads(json.dumps(variant.to_dict()))
         assert set(data["house_rules"]) == set(HOUSE_RULES)
         assert data["id"] == variant.id
 
-    def test_house_rules_round_trip(self, variant):
+    def test_house_rules_round_trip(self, variant: Variant) -> None:
         assert get_variant(variant.id, variant.house_rules()) == variant
 
-    def test_every_player_count_has_a_shoe_and_a_deal(self, variant):
+    def test_every_player_count_has_a_shoe_and_a_deal(self, variant: Variant) -> None:
         for players in range(variant.min_players, variant.max_players + 1):
             shoe = variant.shoe_for(players)
             dealt = variant.cards_dealt(1, players)
             assert players * dealt < 52 * shoe.decks + shoe.jokers
 
-    def test_players_outside_the_range_are_refused(self, variant):
+    def test_players_outside_the_range_are_refused(self, variant: Variant) -> None:
         with pytest.raises(PlayersError):
             variant.shoe_for(variant.max_players + 1)
 
-    def test_rounds_outside_the_game_are_refused(self, variant):
+    def test_rounds_outside_the_game_are_refused(self, variant: Variant) -> None:
         if variant.rounds is None:
             with pytest.raises(RoundError):
                 variant.contract_for(1)
@@ -120,23 +128,25 @@ class TestEveryVariant:
             with pytest.raises(RoundError):
                 variant.contract_for(bad)
 
-    def test_penalties_are_never_negative(self, variant):
+    def test_penalties_are_never_negative(self, variant: Variant) -> None:
         assert all(points >= 0 for points in variant.rank_points)
         assert penalty_of([*full_deck(), JOKER], variant) > 0
 
-    def test_value_classes_cover_every_rank_once(self, variant):
+    def test_value_classes_cover_every_rank_once(self, variant: Variant) -> None:
         ranks = [rank for vc in value_classes(variant) for rank in vc.ranks]
         assert sorted(ranks) == sorted(set(ranks)) and len(ranks) == 13
 
-    def test_every_natural_set_of_three_of_a_kind_in_distinct_suits_is_valid(self, variant):
+    def test_every_natural_set_of_three_of_a_kind_in_distinct_suits_is_valid(
+        self, variant: Variant
+    ) -> None:
         deck = full_deck()
         for rank_index in range(13):
             cards = [deck[rank_index], deck[13 + rank_index], deck[26 + rank_index]]
             assert check_meld(cards, variant).valid
 
     def test_every_natural_run_of_the_minimum_length_is_valid_or_refused_for_a_reason(
-        self, variant
-    ):
+        self, variant: Variant
+    ) -> None:
         deck = full_deck()
         size = variant.min_run_size
         for start in range(0, 13 - size + 1):

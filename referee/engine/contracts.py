@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, Rank
@@ -65,13 +65,8 @@ def check_contract(
         said = tuple(_in_contract_words(verdict, variant, contract))
         verdicts[index] = MeldVerdict(verdict.cards, verdict.readings, said)
         violations += [v.at(index) for v in said]
-    # The melds share one shoe: two melds may not hold more copies of a card than it has.
-    everything = [c for meld in melds for c in meld] + ([discard] if discard else [])
     if len(melds) > 1 or discard is not None:
-        own = {(v.code, tuple(sorted(v.params.items()))) for v in violations}
-        for v in shoe_violations(everything, variant, shoe):
-            if (v.code, tuple(sorted(v.params.items()))) not in own:
-                violations.append(v)
+        violations += _shared_shoe(melds, discard, variant, shoe, violations)
     if variant.goes_out_only(round_number) and not going_out:
         violations.append(Violation("last_round_goes_out"))
     if going_out:
@@ -81,14 +76,41 @@ def check_contract(
     violations += shape
     narrowed = []
     for index, (verdict, fits) in enumerate(zip(verdicts, fitting, strict=True)):
-        readings = tuple(r for r in verdict.readings if r in fits) or verdict.readings
-        undeclared = None if undeclared_ok else undeclared_joker(verdict.cards, readings, variant)
+        meld, undeclared = _narrowed(verdict, fits, variant, undeclared_ok)
         if undeclared is not None:  # not a meld until its joker is declared
             violations.append(undeclared.at(index))
-            narrowed.append(MeldVerdict(verdict.cards, (), (undeclared,)))
-            continue
-        narrowed.append(MeldVerdict(verdict.cards, readings, verdict.violations))
+        narrowed.append(meld)
     return ContractVerdict(contract, tuple(narrowed), tuple(violations))
+
+
+def _shared_shoe(
+    melds: Sequence[Sequence[Card]],
+    discard: Card | None,
+    variant: Variant,
+    shoe: ShoeRule | None,
+    said: Sequence[Violation],
+) -> list[Violation]:
+    """The melds share one shoe: two melds may not hold more copies of a card than it has
+    (what a meld of its own already said is not said again)."""
+    everything = [c for meld in melds for c in meld] + ([discard] if discard else [])
+    own = {(v.code, tuple(sorted(v.params.items()))) for v in said}
+    return [
+        v
+        for v in shoe_violations(everything, variant, shoe)
+        if (v.code, tuple(sorted(v.params.items()))) not in own
+    ]
+
+
+def _narrowed(
+    verdict: MeldVerdict, fits: Collection[Reading], variant: Variant, undeclared_ok: bool
+) -> tuple[MeldVerdict, Violation | None]:
+    """A meld's readings narrowed to those the contract takes; no meld at all, and why, while
+    its joker could still be read two ways and must be declared."""
+    readings = tuple(r for r in verdict.readings if r in fits) or verdict.readings
+    undeclared = None if undeclared_ok else undeclared_joker(verdict.cards, readings, variant)
+    if undeclared is not None:
+        return MeldVerdict(verdict.cards, (), (undeclared,)), undeclared
+    return MeldVerdict(verdict.cards, readings, verdict.violations), None
 
 
 def _contract_meld(

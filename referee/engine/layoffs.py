@@ -183,26 +183,43 @@ def _swap(meld: Sequence[Card], card: Card, variant: Variant, shoe: ShoeRule | N
         return _refused(given, Violation("swap_card_does_not_fit", {"card": str(card.plain)}))
     refusal: Violation | None = None
     for reading in table.readings:
-        if reading.kind is MeldKind.RUN and not variant.joker_swap_runs:
-            refusal = refusal or Violation("joker_swap_not_allowed", {"kind": "run"})
+        not_here = _swap_not_allowed(reading, variant)
+        if not_here is not None:
+            refusal = refusal or not_here
             continue
-        if reading.kind is MeldKind.SET and not variant.joker_swap_sets:
-            refusal = refusal or Violation("joker_swap_in_set")
-            continue
-        for index, held in enumerate(reading.cards):
-            target = held.stands_for
-            if target is None or not _fits(target, card, reading):
-                continue
-            swapped = (*reading.cards[:index], card, *reading.cards[index + 1 :])
-            if reading.kind is MeldKind.SET:
-                swapped = tuple(c.plain for c in swapped)
-            after = check_meld(swapped, variant, shoe=shoe)
-            kept = tuple(r for r in after.readings if r.kind is reading.kind)
-            if kept:
-                # A set's joker stood for its rank; the card that replaces it names the suit.
-                freed = target if reading.kind is MeldKind.RUN else card
-                return SwapVerdict(MeldVerdict(after.cards, kept, ()), freed, ())
+        swapped = _swapped(reading, card, variant, shoe)
+        if swapped is not None:
+            return swapped
     return _refused(given, refusal or Violation("swap_card_does_not_fit", {"card": str(card)}))
+
+
+def _swap_not_allowed(reading: Reading, variant: Variant) -> Violation | None:
+    """Why the variant allows no joker swap in a meld read this way, if it does not."""
+    if reading.kind is MeldKind.RUN and not variant.joker_swap_runs:
+        return Violation("joker_swap_not_allowed", {"kind": "run"})
+    if reading.kind is MeldKind.SET and not variant.joker_swap_sets:
+        return Violation("joker_swap_in_set")
+    return None
+
+
+def _swapped(
+    reading: Reading, card: Card, variant: Variant, shoe: ShoeRule | None
+) -> SwapVerdict | None:
+    """`card` in the place of a joker of `reading` that stands for it, if the meld stays one."""
+    for index, held in enumerate(reading.cards):
+        target = held.stands_for
+        if target is None or not _fits(target, card, reading):
+            continue
+        swapped = (*reading.cards[:index], card, *reading.cards[index + 1 :])
+        if reading.kind is MeldKind.SET:
+            swapped = tuple(c.plain for c in swapped)
+        after = check_meld(swapped, variant, shoe=shoe)
+        kept = tuple(r for r in after.readings if r.kind is reading.kind)
+        if kept:
+            # A set's joker stood for its rank; the card that replaces it names the suit.
+            freed = target if reading.kind is MeldKind.RUN else card
+            return SwapVerdict(MeldVerdict(after.cards, kept, ()), freed, ())
+    return None
 
 
 def _fits(target: Card, card: Card, reading: Reading) -> bool:

@@ -16,7 +16,7 @@ reading   one way a meld is valid: its kind, its cards in order, what each joker
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -120,17 +120,39 @@ def check_meld(
     cards = tuple(cards)
     set_min = variant.min_set_size if min_set_size is None else min_set_size
     run_min = variant.min_run_size if min_run_size is None else min_run_size
+    problems = _card_problems(cards, variant, shoe)
+    readings, shape = _readings(cards, variant, kind, set_min, run_min)
+    if problems or not readings:
+        return MeldVerdict(cards, (), tuple(_unique(problems + ([] if readings else shape))))
+    if not undeclared_ok:
+        undeclared = undeclared_joker(cards, readings, variant)
+        if undeclared is not None:
+            return MeldVerdict(cards, (), (undeclared,))
+    return MeldVerdict(cards, tuple(readings), ())
+
+
+def _card_problems(
+    cards: tuple[Card, ...], variant: Variant, shoe: ShoeRule | None
+) -> list[Violation]:
+    """What is wrong with the cards whatever meld they make: the shoe, natural cards, jokers."""
     problems = shoe_violations(cards, variant, shoe)
-    jokers = [c for c in cards if c.is_joker]
+    naturals = sum(1 for c in cards if c.is_natural)
+    if naturals < variant.min_natural_cards:
+        problems.append(Violation("no_natural_card", {"min": variant.min_natural_cards}))
+    jokers = sum(1 for c in cards if c.is_joker)
+    limit = variant.max_jokers_per_meld
+    if limit is not None and jokers > limit:
+        problems.append(Violation("too_many_jokers", {"count": jokers, "max": limit}))
+    return problems
+
+
+def _readings(
+    cards: tuple[Card, ...], variant: Variant, kind: MeldKind | None, set_min: int, run_min: int
+) -> tuple[list[Reading], list[Violation]]:
+    """Every reading of `cards` as a set or a run of `kind`, and why the others fail."""
     naturals = [c for c in cards if c.is_natural]
     declared = [c.stands_for for c in cards if c.stands_for is not None]
     fixed = naturals + declared
-    if len(naturals) < variant.min_natural_cards:
-        problems.append(Violation("no_natural_card", {"min": variant.min_natural_cards}))
-    limit = variant.max_jokers_per_meld
-    if limit is not None and jokers and len(jokers) > limit:
-        problems.append(Violation("too_many_jokers", {"count": len(jokers), "max": limit}))
-
     # The natural cards say what the meld is meant to be; declared jokers are then held to it.
     shaping = naturals or declared
     could_be_set = kind in (None, MeldKind.SET) and len({c.rank for c in shaping}) <= 1
@@ -152,13 +174,7 @@ def check_meld(
             shape.append(Violation("run_suits_differ"))
         else:
             shape.append(Violation("not_same_rank_or_suit"))
-    if problems or not readings:
-        return MeldVerdict(cards, (), tuple(_unique(problems + ([] if readings else shape))))
-    if not undeclared_ok:
-        undeclared = undeclared_joker(cards, readings, variant)
-        if undeclared is not None:
-            return MeldVerdict(cards, (), (undeclared,))
-    return MeldVerdict(cards, tuple(readings), ())
+    return readings, shape
 
 
 def undeclared_joker(
@@ -179,23 +195,32 @@ def undeclared_joker(
     open_choice = False
     options: list[Card] = []
     for reading in readings:
-        given = Counter(target for _joker, target in reading.jokers) - declared
-        assigned = tuple(sorted(given.elements(), key=lambda c: c.sort_key))
-        if reading.kind is MeldKind.SET and not variant.set_suits_distinct:
-            assigned = ()  # any suit will do: nothing to declare but the rank
-        elif reading.kind is MeldKind.SET:
-            rank = reading.effective[0].rank
-            taken = {c.suit for c in reading.effective} - {c.suit for c in assigned}
-            open_suits = [Card(rank, suit) for suit in SUITS if suit not in taken]
-            open_choice = open_choice or len(open_suits) > len(assigned)
-            options += open_suits
-        else:
-            options += assigned
+        assigned, could_be = _joker_cards(reading, declared, variant)
+        # A set with more open suits than free jokers leaves the table a choice.
+        open_choice = open_choice or (
+            reading.kind is MeldKind.SET and len(could_be) > len(assigned)
+        )
+        options += could_be
         readings_seen.add((reading.kind, assigned))
     if len(readings_seen) < 2 and not open_choice:
         return None
     named = [str(card) for card in dict.fromkeys(options)]
     return Violation("joker_not_declared", {"options": named})
+
+
+def _joker_cards(
+    reading: Reading, declared: Counter[Card], variant: Variant
+) -> tuple[tuple[Card, ...], list[Card]]:
+    """The cards a reading gives the free jokers, and the cards they could be."""
+    given = Counter(target for _joker, target in reading.jokers) - declared
+    assigned = tuple(sorted(given.elements(), key=lambda c: c.sort_key))
+    if reading.kind is MeldKind.RUN:
+        return assigned, list(assigned)
+    if not variant.set_suits_distinct:
+        return (), []  # any suit will do: nothing to declare but the rank
+    rank = reading.effective[0].rank
+    taken = {c.suit for c in reading.effective} - {c.suit for c in assigned}
+    return assigned, [Card(rank, suit) for suit in SUITS if suit not in taken]
 
 
 def _unique(violations: list[Violation]) -> list[Violation]:
@@ -235,36 +260,56 @@ def shoe_violations(
 def _set_readings(
     cards: tuple[Card, ...], fixed: list[Card], variant: Variant, minimum: int
 ) -> tuple[list[Reading], list[Violation]]:
-    why: list[Violation] = []
-    size = len(cards)
-    if size < minimum:
-        why.append(Violation("too_few_cards", {"count": size, "min": minimum}))
-    if variant.max_set_size is not None and size > variant.max_set_size:
-        why.append(Violation("set_too_large", {"count": size, "max": variant.max_set_size}))
+    why = _set_size_problems(len(cards), variant, minimum)
     if not fixed:
         return [], why  # nothing says which rank it is
     rank = fixed[0].rank
     assert rank is not None
-    for c in cards:
-        if c.stands_for is not None and c.stands_for.rank != rank:
-            why.append(Violation("joker_declaration_mismatch", {"joker": str(c)}))
+    why += _mismatched_jokers(cards, lambda target: target.rank == rank)
     used = Counter(c.suit for c in fixed)
     if variant.set_suits_distinct:
-        for suit, count in used.items():
-            if count > 1 and suit is not None:
-                why.append(Violation("set_suits_repeat", {"suit": suit.value}))
-        if size > len(SUITS) and not any(v.code == "set_too_large" for v in why):
-            why.append(Violation("set_too_large", {"count": size, "max": len(SUITS)}))
+        why += [
+            Violation("set_suits_repeat", {"suit": suit.value})
+            for suit, count in used.items()
+            if count > 1 and suit is not None
+        ]
+        if len(cards) > len(SUITS) and not any(v.code == "set_too_large" for v in why):
+            why.append(Violation("set_too_large", {"count": len(cards), "max": len(SUITS)}))
     if why:
         return [], why
-    # Free jokers take the suits nobody holds yet (they matter where suits must differ).
+    return [Reading(MeldKind.SET, _set_in_order(cards, rank, used))], []
+
+
+def _set_size_problems(size: int, variant: Variant, minimum: int) -> list[Violation]:
+    why: list[Violation] = []
+    if size < minimum:
+        why.append(Violation("too_few_cards", {"count": size, "min": minimum}))
+    if variant.max_set_size is not None and size > variant.max_set_size:
+        why.append(Violation("set_too_large", {"count": size, "max": variant.max_set_size}))
+    return why
+
+
+def _mismatched_jokers(cards: tuple[Card, ...], fits: Callable[[Card], bool]) -> list[Violation]:
+    """Jokers declared as a card the meld cannot hold."""
+    return [
+        Violation("joker_declaration_mismatch", {"joker": str(c)})
+        for c in cards
+        if c.stands_for is not None and not fits(c.stands_for)
+    ]
+
+
+def _set_in_order(
+    cards: tuple[Card, ...], rank: Rank, used: Counter[Suit | None]
+) -> tuple[Card, ...]:
+    """The set's natural cards, then its declared jokers, then its free jokers, which take the
+    suits nobody holds yet (they matter where suits must differ)."""
     free_suits = [suit for suit in SUITS if suit not in used] or list(SUITS)
     ordered: list[Card] = sorted((c for c in cards if c.is_natural), key=lambda c: c.sort_key)
     ordered += [c for c in cards if c.stands_for is not None]
     for i, _ in enumerate(c for c in cards if c.is_joker and c.stands_for is None):
         suit = free_suits[i % len(free_suits)]
         ordered.append(Card(stands_for=Card(rank, suit)))
-    return [Reading(MeldKind.SET, tuple(ordered))], []
+    return tuple(ordered)
 
 
 def _run_readings(
@@ -281,16 +326,15 @@ def _run_readings(
         return [], why
     suit = fixed[0].suit
     assert suit is not None
-    for c in cards:
-        if c.stands_for is not None and c.stands_for.suit is not suit:
-            why.append(Violation("joker_declaration_mismatch", {"joker": str(c)}))
+    why += _mismatched_jokers(cards, lambda target: target.suit is suit)
     ranks = Counter(c.rank for c in fixed)
-    for rank, count in ranks.items():
-        if count > 1 and rank is not None:
-            why.append(Violation("run_ranks_repeat", {"rank": rank.letter}))
+    why += [
+        Violation("run_ranks_repeat", {"rank": rank.letter})
+        for rank, count in ranks.items()
+        if count > 1 and rank is not None
+    ]
     if why:
         return [], why
-    free = sum(1 for c in cards if c.is_joker and c.stands_for is None)
     readings = [
         reading
         for window in _windows(size, variant.aces, variant.around_the_corner)
@@ -298,18 +342,26 @@ def _run_readings(
     ]
     if readings:
         return readings, []
-    # Say why no window fits: the nearest rule the cards break.
-    places = [int(c.rank) for c in fixed if c.rank is not None]
+    return [], [_why_no_run(cards, fixed, variant, suit)]
+
+
+def _why_no_run(
+    cards: tuple[Card, ...], fixed: list[Card], variant: Variant, suit: Suit
+) -> Violation:
+    """Why no window fits the cards: the nearest rule they break."""
+    size = len(cards)
     if variant.aces is AceRule.LOW_ONLY and any(
         _place(cards, w, suit) for w in _windows(size, AceRule.HIGH_OR_LOW, False)
     ):
-        return [], [Violation("ace_low_only")]
+        return Violation("ace_low_only")
     if not variant.around_the_corner and any(
         _place(cards, w, suit) for w in _windows(size, variant.aces, True)
     ):
-        return [], [Violation("run_around_the_corner")]
+        return Violation("run_around_the_corner")
+    places = [int(c.rank) for c in fixed if c.rank is not None]
+    free = sum(1 for c in cards if c.is_joker and c.stands_for is None)
     span = min(_span(places, high) for high in (False, True))
-    return [], [Violation("run_gap", {"missing": span - len(places) - free, "jokers": free})]
+    return Violation("run_gap", {"missing": span - len(places) - free, "jokers": free})
 
 
 def _span(places: list[int], ace_high: bool) -> int:

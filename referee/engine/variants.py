@@ -488,24 +488,9 @@ def parse_contract_table(value: Any, current: Sequence[Contract] = ()) -> tuple[
     """
     bad = HouseRuleError(rule="contracts", value=str(value)[:80])
     if isinstance(value, str):
-        parts = [part for part in re.split(r"[;\n]+", value) if part.strip()]
-        changes: dict[int, Any] = {}
-        for part in parts:
-            labelled = _ROUND_LABEL.match(part)
-            if labelled is None or int(labelled["round"]) in changes:
-                raise bad
-            changes[int(labelled["round"])] = labelled["rest"]
-        return _changed_table(changes, current, bad)
+        return _changed_table(_rounds_in_text(value, bad), current, bad)
     if isinstance(value, Mapping):
-        changes = {}
-        for key, item in value.items():
-            number = key if isinstance(key, int) and not isinstance(key, bool) else None
-            if isinstance(key, str) and _DIGITS.fullmatch(key.strip()):
-                number = int(key)
-            if number is None or number in changes:
-                raise bad
-            changes[number] = item
-        return _changed_table(changes, current, bad)
+        return _changed_table(_rounds_in_mapping(value, bad), current, bad)
     if not isinstance(value, Sequence) or not 1 <= len(value) <= _MAX_ROUNDS:
         raise bad
     table = []
@@ -516,6 +501,30 @@ def parse_contract_table(value: Any, current: Sequence[Contract] = ()) -> tuple[
             item = labelled["rest"]
         table.append(_read_contract(item))
     return tuple(table)
+
+
+def _rounds_in_text(value: str, bad: HouseRuleError) -> dict[int, Any]:
+    """ "round 7: four runs of 3; round 4: ..." as {7: "four runs of 3", 4: ...}."""
+    changes: dict[int, Any] = {}
+    for part in (part for part in re.split(r"[;\n]+", value) if part.strip()):
+        labelled = _ROUND_LABEL.match(part)
+        if labelled is None or int(labelled["round"]) in changes:
+            raise bad
+        changes[int(labelled["round"])] = labelled["rest"]
+    return changes
+
+
+def _rounds_in_mapping(value: Mapping[Any, Any], bad: HouseRuleError) -> dict[int, Any]:
+    """{"7": ..., 4: ...} as {7: ..., 4: ...}: keys are round numbers, once each."""
+    changes: dict[int, Any] = {}
+    for key, item in value.items():
+        number = key if isinstance(key, int) and not isinstance(key, bool) else None
+        if isinstance(key, str) and _DIGITS.fullmatch(key.strip()):
+            number = int(key)
+        if number is None or number in changes:
+            raise bad
+        changes[number] = item
+    return changes
 
 
 def _changed_table(

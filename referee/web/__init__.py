@@ -10,6 +10,8 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from referee.engine.game import Game
+
 from . import (
     backup,
     charts,
@@ -19,10 +21,12 @@ from . import (
     hosting,
     i18n,
     idempotency,
+    limits,
     metrics,
     offline,
     picker,
     security,
+    settings,
     theme,
 )
 from .core.languages import DEFAULT_LANGUAGE
@@ -34,10 +38,11 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 def create_app(
     test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
 ) -> Flask:
-    """Build the app: settings, extensions, blueprints, error pages and security headers.
+    """Build the app: settings, extensions, blueprints, rate limits, error pages and security
+    headers.
 
-    Settings come from the environment (SECRET_KEY, DATABASE_URL, and those of `hosting`:
-    SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX); `test_config` overrides them.
+    Settings come from the environment (SECRET_KEY, DATABASE_URL, and those `settings.py` reads:
+    hosting's, PDF_CACHE_MAX_MB, the rate limits); `test_config` overrides them.
     """
     app = Flask(
         __name__,
@@ -57,8 +62,9 @@ def create_app(
         MAX_CONTENT_LENGTH=1024 * 1024,
         # Streams are not compressed: Flask-Compress would leave a streamed file unclosed.
         COMPRESS_STREAMS=False,
+        **limits.defaults(),
     )
-    app.config.from_mapping(hosting.settings_from_environment(os.environ))
+    app.config.from_mapping(settings.from_environment(os.environ))
     if test_config is not None:
         app.config.from_mapping(test_config)
     if "DATABASE_URL" not in app.config:
@@ -68,11 +74,19 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret_key(app)
 
+    from . import api, clubs, games, printing, refereeing
+    from .clubs.api import api_bp as clubs_api_bp
+    from .games import queries as game_queries
+    from .games.api import api_bp as games_api_bp
+
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     compress.init_app(app)
     app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
-    i18n.init_app(app)
+    # The one place that says which pages speak a language of their own: a game's pages (and
+    # its exports and score sheet, /games/<game_id>/...) speak the game's to a phone that chose
+    # none (i18n.select_locale decides each request's language; docs/ARCHITECTURE.md).
+    i18n.init_app(app, own_languages={"game_id": game_queries.lang_of})
     theme.init_app(app)
     errors.init_app(app)
     security.init_app(app)
@@ -85,16 +99,12 @@ def create_app(
     offline.init_app(app)
     charts.init_app(app)
 
-    from . import api, clubs, games, printing, refereeing
-    from .clubs.api import api_bp as clubs_api_bp
-    from .games.api import api_bp as games_api_bp
-
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
+    api.init_app(app, find_game=_game_by_id)
     blueprints = (
         health.bp,
-        api.bp,
         games_api_bp,
         clubs_api_bp,
         games.bp,
@@ -104,7 +114,16 @@ def create_app(
     )
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
+    limits.init_app(app)  # by endpoint: once every blueprint is registered
     return app
+
+
+def _game_by_id(game_id: str) -> Game | None:
+    """A game by its id, for the referee's checks that name one (`api.service`)."""
+    from .games import queries
+
+    stored = queries.load(game_id)
+    return stored.game if stored is not None else None
 
 
 def _buffer_static_files(response: Response) -> Response:

@@ -32,6 +32,7 @@ def _title(status: int) -> str:
         405: gettext("Not possible here"),
         409: gettext("Someone else changed this first"),
         413: gettext("That is too much at once"),
+        429: gettext("Too many requests"),
         500: gettext("Something went wrong on our side"),
     }
     return titles.get(status, gettext("Something went wrong"))

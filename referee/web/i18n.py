@@ -1,14 +1,35 @@
-"""Languages: the list we offer, how a request picks one, and the `/lang/<code>` switch."""
+"""Languages: how a request picks one, renderers that speak a language of their own, and the
+`/lang/<code>` switch.
+
+**The boundary.** A request's language is decided in one place, `select_locale` (Flask-Babel's
+locale selector, asked once per request before the first word): `?lang=`, a JSON body's `lang`,
+the phone's own choice (its `lang` cookie), the page's own language, Accept-Language, English.
+A page about a record that keeps a language of its own speaks that language to a phone that
+chose none: `create_app` names such records, by the URL value that holds their id
+(`init_app(app, own_languages={"game_id": <the game's stored language>})`), so every page under
+`/games/<game_id>` (the game's pages, its exports, its score sheet) speaks the game's language
+without any feature depending on another's hook. The JSON API (`/api/`) keeps its own default
+(SPEC: English). A view that has loaded the record already may say its language
+(`known_language`) so that it is not read twice.
+
+**Renderers.** Whatever makes words for something other than the page itself (a rule card, a
+score sheet, an export, the command line's answer) takes `lang` and speaks it itself,
+whatever the request around it speaks: `@in_language` opens `force_locale(lang)` around the
+call (as pretix wraps each render in `with language(...)`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 from urllib.parse import urlencode, urlsplit
 
-from flask import Blueprint, Flask, Response, abort, g, redirect, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -19,6 +40,14 @@ AREAS = ("core", "api", "games", "refereeing", "printing", "clubs")
 TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
 COOKIE_NAME = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
+#: Paths that keep their own default language (SPEC: the API answers in English).
+API_PREFIX = "/api/"
+#: app.extensions key: URL value name -> the language of the record it names (or None).
+OWN_LANGUAGES = "own_languages"
+
+OwnLanguage = Callable[[str], str | None]
+Params = ParamSpec("Params")
+Result = TypeVar("Result")
 
 bp = Blueprint("i18n", __name__)
 
@@ -41,8 +70,9 @@ def _lang_in_json_body() -> str | None:
 
 
 def select_locale() -> str:
-    """`?lang=`, then `lang` in a JSON body, the `lang` cookie (a phone's own choice), the
-    page's language (a game's pages speak the game's), Accept-Language, and en."""
+    """The language of this request, decided here and nowhere else: `?lang=`, then `lang` in a
+    JSON body, the `lang` cookie (a phone's own choice), the page's own language (a game's pages
+    speak the game's), Accept-Language, and en."""
     return (
         supported(request.args.get("lang"))
         or _lang_in_json_body()
@@ -53,18 +83,44 @@ def select_locale() -> str:
     )
 
 
-def speak_by_default(language: Callable[[], str | None]) -> None:
-    """Let this request's page speak `language()` to a phone that chose no language.
-
-    Asked only when needed (after `?lang=` and the cookie), before the first word is
-    translated: call it before the view runs (a URL value preprocessor does).
-    """
-    g.page_language = language
+def known_language(name: str, value: str, language: str) -> None:
+    """Say that the record `value` of the URL value `name` speaks `language`: a view that has
+    loaded it before its first word spares the boundary reading it again. Only the default of
+    a page whose URL names that record; a phone's own choice still wins."""
+    g.known_languages = {**g.get("known_languages", {}), (name, value): language}
 
 
 def _page_language() -> str | None:
-    language = g.get("page_language")
-    return supported(language()) if language is not None else None
+    """The language of the record this page is about, if it keeps one (not under /api/)."""
+    if request.path.startswith(API_PREFIX) or not request.view_args:
+        return None
+    readers: Mapping[str, OwnLanguage] = current_app.extensions.get(OWN_LANGUAGES, {})
+    known: Mapping[tuple[str, str], str] = g.get("known_languages", {})
+    for name, read in readers.items():
+        value = request.view_args.get(name)
+        if isinstance(value, str):
+            return supported(known.get((name, value)) or read(value))
+    return None
+
+
+def in_language(render: Callable[Params, Result]) -> Callable[Params, Result]:
+    """Make `render` speak the language of its `lang` argument, whatever the request around it
+    speaks: the call runs under `force_locale(lang)`. A `lang` we do not speak is a ValueError
+    (never a silent English)."""
+    signature = inspect.signature(render)
+    if "lang" not in signature.parameters:
+        raise TypeError(f"{render.__qualname__} has no `lang` to speak")
+
+    @functools.wraps(render)
+    def speaking(*args: Params.args, **kwargs: Params.kwargs) -> Result:
+        asked = signature.bind(*args, **kwargs).arguments["lang"]
+        lang = supported(asked)
+        if lang is None:
+            raise ValueError(f"{render.__qualname__}: no such language {asked!r}")
+        with force_locale(lang):
+            return render(*args, **kwargs)
+
+    return speaking
 
 
 def _best_accepted_language() -> str | None:
@@ -135,8 +191,12 @@ def remember_language(response: BaseResponse, language: str) -> None:
     )
 
 
-def init_app(app: Flask) -> None:
-    """Register the language switch and what every template needs to know about languages."""
+def init_app(app: Flask, *, own_languages: Mapping[str, OwnLanguage] | None = None) -> None:
+    """Register the language switch and what every template needs to know about languages.
+
+    `own_languages` names the records that keep a language of their own, by the URL value
+    that holds their id, with the reader of that language (`_page_language`)."""
+    app.extensions[OWN_LANGUAGES] = dict(own_languages or {})
     app.register_blueprint(bp)
 
     @app.context_processor

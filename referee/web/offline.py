@@ -69,10 +69,19 @@ def shell_digest() -> str:
     return _shell_digest(str(current_app.static_folder))
 
 
+def _icons() -> list[dict[str, str]]:
+    """The home-screen icons: plain, then maskable (Android crops those to its shape)."""
+    icons = []
+    for kind, extra in (("icon", {}), ("maskable", {"purpose": "maskable"})):
+        for n in (192, 512):
+            src = url_for("static", filename=f"icons/{kind}-{n}.png")
+            icons.append({"type": "image/png", "src": src, "sizes": f"{n}x{n}", **extra})
+    return icons
+
+
 @bp.get("/manifest.webmanifest")
 def manifest() -> ResponseReturnValue:
     """The web app manifest: the app installs to a phone's home screen, in its language."""
-    icon = {"type": "image/png"}
     data: dict[str, Any] = {
         "name": "Rummy Referee",
         "short_name": "Rummy",
@@ -85,19 +94,7 @@ def manifest() -> ResponseReturnValue:
         "display": "standalone",
         "theme_color": THEME_COLOR,
         "background_color": "#ffffff",
-        "icons": [
-            {**icon, "src": url_for("static", filename=f"icons/icon-{n}.png"), "sizes": f"{n}x{n}"}
-            for n in (192, 512)
-        ]
-        + [
-            {
-                **icon,
-                "src": url_for("static", filename=f"icons/maskable-{n}.png"),
-                "sizes": f"{n}x{n}",
-                "purpose": "maskable",
-            }
-            for n in (192, 512)
-        ],
+        "icons": _icons(),
     }
     response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"

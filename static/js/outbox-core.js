@@ -59,7 +59,8 @@
       if (response.ok) {
         return { state: "saved", url: response.url };
       }
-      if (response.status >= 500) {
+      // A server down or restarting (5xx), or one asking to slow down (429): sent again later.
+      if (response.status >= 500 || response.status === 429) {
         return { state: "waiting" };
       }
       return response.json().then(reasonsOf, function () { return ""; }).then(function (reason) {

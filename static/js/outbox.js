@@ -471,7 +471,8 @@
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var form = queued(event);
-    if (form && event.detail.xhr.status >= 500) {
+    var status = event.detail.xhr.status;
+    if (form && (status >= 500 || status === 429)) {
       event.detail.shouldSwap = false;
       keep(form);
     }

@@ -8,10 +8,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import render_template
+from flask import current_app, render_template
 from flask.typing import ResponseReturnValue
 
 from ..health import app_version
+from ..limits import limited_operations
 from . import bp
 from .openapi import JSON, document
 
@@ -136,7 +137,7 @@ def _shapes(doc: JSON) -> list[Shape]:
 @bp.get("/docs")
 def docs() -> ResponseReturnValue:
     """The API described for people: every call, its fields, answers and shapes."""
-    doc = document(app_version())
+    doc = document(app_version(), limited=limited_operations(current_app))
     calls = _calls(doc)
     tags = [(tag["name"], tag["description"]) for tag in doc["tags"]]
     return render_template(

@@ -8,7 +8,7 @@ decorates them and is in both. A test checks that every /api/v1 route is documen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
@@ -25,6 +25,12 @@ REF: Final = "#/components/schemas/{model}"
 COMMON_ANSWERS: Final[Mapping[int, tuple[type[BaseModel], str]]] = {
     413: (ErrorAnswer, "The body is over 64 KB (`payload_too_large`)."),
 }
+#: The answer of a call past its rate limit (referee/web/limits.py).
+TOO_MANY: Final = (
+    ErrorAnswer,
+    "Too many calls from this address in a short time (`too_many_requests`): wait the "
+    "seconds `Retry-After` says, then send it again.",
+)
 
 
 @dataclass(frozen=True)
@@ -108,15 +114,19 @@ def _schemas() -> tuple[dict[tuple[type[BaseModel], JsonSchemaMode], JSON], JSON
         if op.request is not None:
             wanted.append((op.request, "validation"))
         wanted += [(model, "serialization") for model, _ in op.answers.values() if model]
+    wanted.append((TOO_MANY[0], "serialization"))
     unique = list(dict.fromkeys(wanted))
     refs, definitions = models_json_schema(unique, ref_template=REF)
     found = {(model, mode): refs[(model, mode)] for model, mode in unique}
     return found, definitions.get("$defs", {})
 
 
-def _operation(op: Operation, refs: Mapping[tuple[type[BaseModel], JsonSchemaMode], JSON]) -> JSON:
+def _operation(
+    op: Operation, refs: Mapping[tuple[type[BaseModel], JsonSchemaMode], JSON], *, limited: bool
+) -> JSON:
     responses: JSON = {}
-    for status, (model, text) in sorted(op.answers.items()):
+    answers = {**op.answers, 429: TOO_MANY} if limited else op.answers
+    for status, (model, text) in sorted(answers.items()):
         answer: JSON = {"description": text}
         if model is not None:
             answer["content"] = {"application/json": {"schema": refs[(model, "serialization")]}}
@@ -143,12 +153,13 @@ def _operation(op: Operation, refs: Mapping[tuple[type[BaseModel], JsonSchemaMod
     return data
 
 
-def document(version: str) -> JSON:
-    """The whole OpenAPI 3.1 document."""
+def document(version: str, *, limited: Collection[tuple[str, str]] = ()) -> JSON:
+    """The whole OpenAPI 3.1 document; the calls in `limited` (method, path) may answer 429."""
     refs, definitions = _schemas()
     paths: JSON = {}
     for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
-        paths.setdefault(op.path, {})[op.method] = _operation(op, refs)
+        is_limited = (op.method, op.path) in limited
+        paths.setdefault(op.path, {})[op.method] = _operation(op, refs, limited=is_limited)
     return {
         "openapi": "3.1.0",
         "info": {

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 
@@ -18,6 +18,7 @@ from referee.engine.errors import RefereeError
 
 from .. import verdicts
 from ..health import app_version
+from ..limits import limited_operations
 from . import bp, schemas, service
 from .bodies import TooLarge, guard, json_body
 from .openapi import OPERATIONS, Parameter, document, documented
@@ -154,7 +155,7 @@ def solve() -> ResponseReturnValue:
 @bp.get("/openapi.json")
 def openapi() -> ResponseReturnValue:
     """The OpenAPI 3.1 description of every call of /api/v1."""
-    response: Response = jsonify(document(app_version()))
+    response: Response = jsonify(document(app_version(), limited=limited_operations(current_app)))
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
 

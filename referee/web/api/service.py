@@ -4,6 +4,11 @@
 answer as `verdicts` shapes it. Bad input of any kind is a `RefereeError` whose code
 `messages.describe` knows; the caller turns it into a 400 or an exit code.
 Needs an app context with a locale (messages are translated).
+
+A check that names a game (`game`, its id) counts that table's shoe. The games feature sits on
+top of this package (its JSON API uses the bodies, schemas and OpenAPI document here), so the
+game is found through the reader `create_app` gives (`app.extensions[FIND_GAME]`), never by
+importing the games package: no import cycle between the features.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from flask import current_app, has_app_context
 
 from referee.engine.cards import MAX_CARDS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
@@ -42,6 +49,9 @@ from ..words import (
 from . import schemas
 
 JSON = dict[str, Any]
+#: app.extensions key of the reader of a game by id (None when there is no such game).
+FIND_GAME: Final = "api.find_game"
+FindGame = Callable[[str], Game | None]
 
 
 def bad(code: str, **params: Any) -> RefereeError:
@@ -127,12 +137,11 @@ def _game(game_id: str | None) -> Game | None:
     """The game a body names by `game` (its id); `game_not_found` when there is none."""
     if game_id is None:
         return None
-    from referee.web.games import queries  # the database only for a check that names a game
-
-    stored = queries.load(game_id.strip())
-    if stored is None:
+    find: FindGame | None = current_app.extensions.get(FIND_GAME) if has_app_context() else None
+    game = find(game_id.strip()) if find is not None else None
+    if game is None:
         raise bad("game_not_found")
-    return stored.game
+    return game
 
 
 def _table(body: schemas.Referee) -> Table:

@@ -193,7 +193,7 @@ def _filed_answer(filed: service.GameFiled) -> Response:
     filed_in = schemas.FiledIn(id=club_id, view_url=view_url(club_id, external=True))
     response: Response = jsonify(
         {
-            **game_json(stored),
+            **game_json(stored, current_language()),
             "edit_token": game_token,
             "view_url": game_links.view_url(stored.id, external=True),
             "edit_url": game_links.edit_url(stored.id, game_token, external=True),

@@ -13,9 +13,10 @@ import binascii
 import hashlib
 import hmac
 
-from flask import abort, current_app, g, session
+from flask import abort, current_app, session
 
 from referee.web.hosting import keep_private
+from referee.web.i18n import known_language
 from referee.web.messages import describe
 
 from . import queries
@@ -45,7 +46,7 @@ def game_or_404(game_id: str) -> queries.StoredGame:
     stored = queries.load(game_id)
     if stored is None:
         abort(404, description=describe("game_not_found"))
-    g.game_language = stored.lang  # what the page speaks to a phone that chose no language
+    known_language("game_id", game_id, stored.lang)  # the page speaks it: not read again
     return stored
 
 

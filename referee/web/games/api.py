@@ -77,7 +77,7 @@ def _answer(
     shape: type[GameAnswer] = GameAnswer,
     **extra: Any,
 ) -> Response:
-    response = jsonify(game_json(stored, shape, **extra))
+    response = jsonify(game_json(stored, current_language(), shape, **extra))
     response.status_code = status
     response.set_etag(f"g{stored.game.version}-{current_language()}")
     return response

@@ -11,6 +11,7 @@ from typing import Any
 from referee.engine.game import Game, GameRefused, Round, Step, reason
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
+from referee.web.i18n import in_language
 
 from .links import view_url
 from .queries import StoredGame
@@ -26,17 +27,22 @@ def results_json(game: Game, round_: Round) -> list[JSON]:
     return [data(result) for result in named_results(game, round_)]
 
 
-def game_json(stored: StoredGame, shape: type[GameAnswer] = GameAnswer, **extra: Any) -> JSON:
-    """The game in the shape of GET /api/v1/games/<id> (SPEC.md), plus what an import needs;
-    `shape` a larger answer (a new game's, with `extra`: its edit token and link)."""
+@in_language
+def game_json(
+    stored: StoredGame, lang: str, shape: type[GameAnswer] = GameAnswer, **extra: Any
+) -> JSON:
+    """The game in the shape of GET /api/v1/games/<id> (SPEC.md), plus what an import needs,
+    its words (contracts) in `lang`; `shape` a larger answer (a new game's, with `extra`: its
+    edit token and link)."""
     view = view_url(stored.id, external=True)
     return data(shape.of(stored.id, stored.lang, stored.game, view, **extra))
 
 
-def to_csv(stored: StoredGame) -> str:
-    """One line per round: round, contract, dealer, who went out, each player's score; then
-    the totals. Where buying is on, each player's buys follow (``buys <name>``) and are summed.
-    """
+@in_language
+def to_csv(stored: StoredGame, lang: str) -> str:
+    """One line per round: round, contract (in `lang`), dealer, who went out, each player's
+    score; then the totals. Where buying is on, each player's buys follow (``buys <name>``) and
+    are summed."""
     game = stored.game
     buying = game.variant.buying
     buy_columns = [f"buys {name}" for name in game.players] if buying else []

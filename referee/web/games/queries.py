@@ -22,6 +22,9 @@ from referee.engine.variants import get_variant
 from referee.web.core import clock, ids
 from referee.web.database import database
 
+# What a printed sheet of a game shows beside its scores, read here like the rest of a game.
+from .chart import totals_chart as totals_chart
+from .links import view_url as view_url
 from .models import changes, games, rounds
 from .values import results_of
 

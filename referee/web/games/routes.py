@@ -284,13 +284,13 @@ def _download(stored: queries.StoredGame, body: str, mimetype: str, ext: str) ->
 @bp.get("/games/<game_id>.csv")
 def export_csv(game_id: str) -> ResponseReturnValue:
     stored = game_or_404(game_id)
-    return _download(stored, to_csv(stored), "text/csv", "csv")
+    return _download(stored, to_csv(stored, current_language()), "text/csv", "csv")
 
 
 @bp.get("/games/<game_id>.json")
 def export_json(game_id: str) -> ResponseReturnValue:
     stored = game_or_404(game_id)
-    body = json.dumps(game_json(stored), ensure_ascii=False, indent=2)
+    body = json.dumps(game_json(stored, current_language()), ensure_ascii=False, indent=2)
     return _download(stored, body, "application/json", "json")
 
 

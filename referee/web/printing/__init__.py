@@ -9,7 +9,8 @@ from referee.web.core.languages import LANGUAGES
 bp = Blueprint("printing", __name__, cli_group="pdf")
 
 from . import routes  # noqa: E402,F401
-from .cache import pdf_cache, warm  # noqa: E402
+from .cache import pdf_cache  # noqa: E402
+from .documents import warm  # noqa: E402
 
 
 @bp.cli.command("warm")
@@ -27,4 +28,7 @@ def warm_command(
         papers=list(papers or ("a4", "letter")),
     )
     cache = pdf_cache(current_app)
-    click.echo(f"built {built} PDFs; the cache holds {cache.size() // 1024} KB in {cache.folder}")
+    click.echo(
+        f"built {built} PDFs; the cache holds {len(cache)} in {cache.size() // 1024} KB "
+        f"(at most {cache.max_bytes // 1024} KB) in {cache.folder}"
+    )

@@ -1,15 +1,17 @@
-"""One PDF cache for every worker and every restart: files under `instance/pdf-cache/`.
+"""One PDF cache for every worker and every restart: a `diskcache` under `instance/pdf-cache/`.
 
-A PDF's file is named by a hash of its key (kind, variant, house rules, language, paper,
+A PDF is kept under a hash of its key (kind, variant, house rules, language, paper,
 players...) together with the app's *fingerprint*: its version, the printing libraries'
 versions and the contents of everything that shapes a PDF (templates, print CSS, fonts,
 catalogs, the code that words the rules). A new release, or a changed template, therefore
-never serves an old card: its files just stop being asked for and age out.
+never serves an old card: its entries just stop being asked for and age out.
 
-Safe under concurrent writers: a file is written aside and renamed into place (a reader sees
-the old file, the new one, or none, never half of one), and builders of one key in several
-processes wait on a lock, so a card is built once. The folder is held under
-`PDF_CACHE_MAX_MB` (default 200): past it, the files used longest ago go first.
+diskcache keeps the index in SQLite (WAL, safe for several processes and threads) and each
+PDF as a file of its own, and holds the whole under `PDF_CACHE_MAX_MB` (default 200, read from
+the environment by `referee.web.settings`): past it, the entries used longest ago go first.
+Builders of one key in several processes wait on a kernel lock (`fcntl.flock`, released even
+when a worker is killed mid-build), so a card is built once; diskcache's own spinning `Lock`
+would hold the others for its whole timeout after such a kill.
 """
 
 from __future__ import annotations
@@ -17,19 +19,16 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import os
-import secrets
-import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
+import diskcache
 from flask import Flask, current_app
-from flask_babel import force_locale
 
 from referee.web.health import app_version
 
@@ -45,9 +44,15 @@ _SHAPING: Final = (
     "referee/**/*.py",
 )
 _LIBRARIES: Final = ("weasyprint", "reportlab", "pydyf")
-#: A hit touches its file at most this often (seconds): enough to order files by last use.
-_TOUCH_EVERY: Final = 3600
 _LOCK_STRIPES: Final = 64
+#: SQLite's write-ahead log is checkpointed past this many 4 KB pages and cut back to this size,
+#: so the index never grows past what the bound leaves it.
+_WAL_PAGES: Final = 64
+#: What the bound keeps aside beside the PDFs: the index's log and shared memory, and the one
+#: PDF that may be written before the oldest go (diskcache culls after a write).
+_HEADROOM: Final = 2 * _WAL_PAGES * 4096
+#: Seconds a worker waits for SQLite's write lock before diskcache gives up (a miss then).
+_SQLITE_TIMEOUT: Final = 10
 
 
 @dataclass(frozen=True)
@@ -75,50 +80,56 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-class DiskCache:
-    """Built files on disk, shared by every process that uses `folder`."""
+class PdfCache:
+    """Built files in a diskcache at `folder`, shared by every process that opens it."""
 
     def __init__(self, folder: Path, *, max_bytes: int, salt: str) -> None:
         self.folder = folder
         self.max_bytes = max_bytes
         self.salt = salt
         self.builds = 0  # files this process built (tests and the warm command read it)
+        self._store = diskcache.Cache(
+            str(folder),
+            size_limit=max(max_bytes - _HEADROOM, max_bytes // 2),
+            eviction_policy="least-recently-used",
+            cull_limit=2,  # past the bound, each write lets the two used longest ago go
+            # Every PDF a file of its own: SQLite (and its write-ahead log) holds the index only.
+            disk_min_file_size=0,
+            sqlite_wal_autocheckpoint=_WAL_PAGES,
+            sqlite_journal_size_limit=_WAL_PAGES * 4096,
+            timeout=_SQLITE_TIMEOUT,
+        )
 
     def digest(self, key: tuple[Any, ...]) -> str:
         text = json.dumps([self.salt, *key], ensure_ascii=False, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def _path(self, digest: str) -> Path:
-        return self.folder / digest[:2] / f"{digest}.pdf"
-
     def get(self, key: tuple[Any, ...]) -> Cached | None:
         digest = self.digest(key)
-        return self._read(self._path(digest), digest)
+        return self._read(digest)
 
-    def _read(self, path: Path, digest: str) -> Cached | None:
+    def _read(self, digest: str) -> Cached | None:
         try:
-            body = path.read_bytes()
-            if time.time() - path.stat().st_mtime > _TOUCH_EVERY:
-                os.utime(path)
-        except FileNotFoundError:
+            body = self._store.get(digest)
+        except diskcache.Timeout:  # the index busy for seconds: build rather than wait
             return None
-        return Cached(body=body, etag=digest[:32])
+        return Cached(body=body, etag=digest[:32]) if isinstance(body, bytes) else None
 
     def get_or_build(self, key: tuple[Any, ...], build: Callable[[], bytes]) -> Cached:
         """The file of `key`, built by `build` (once, whoever asks at the same time)."""
         digest = self.digest(key)
-        path = self._path(digest)
-        found = self._read(path, digest)
+        found = self._read(digest)
         if found is not None:
             return found
         with self._locked(digest):
-            found = self._read(path, digest)
+            found = self._read(digest)
             if found is not None:  # another process built it while we waited
                 return found
             body = build()
             self.builds += 1
-            self._write(path, body)
-        self._prune()
+            # The index busy for seconds: answered all the same; the next asker builds it again.
+            with suppress(diskcache.Timeout):
+                self._store.set(digest, body)
         return Cached(body=body, etag=digest[:32])
 
     @contextmanager
@@ -133,82 +144,27 @@ class DiskCache:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def _write(self, path: Path, body: bytes) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-        draft.write_bytes(body)
-        os.replace(draft, path)
-
-    def files(self) -> list[os.DirEntry[str]]:
-        found = []
-        for shelf in os.scandir(self.folder):
-            if shelf.is_dir() and not shelf.name.startswith("."):
-                found += [e for e in os.scandir(shelf.path) if e.name.endswith(".pdf")]
-        return found
+    def __len__(self) -> int:
+        return len(self._store)
 
     def size(self) -> int:
-        return sum(entry.stat().st_size for entry in self.files())
+        """Bytes on disk: the PDFs, the index and its write-ahead log."""
+        return sum(path.stat().st_size for path in self.folder.rglob("*") if path.is_file())
 
-    def _prune(self) -> None:
-        """Past `max_bytes`, remove the files used longest ago until 90% of it is left."""
-        entries = [(e.stat().st_mtime, e.stat().st_size, e.path) for e in self.files()]
-        total = sum(size for _, size, _ in entries)
-        if total <= self.max_bytes:
-            return
-        for _, size, path in sorted(entries):
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                continue  # another process pruned it first
-            total -= size
-            if total <= self.max_bytes * 0.9:
-                break
+    def close(self) -> None:
+        self._store.close()
 
 
-def pdf_cache(app: Flask | None = None) -> DiskCache:
-    """The app's PDF cache, made on first use."""
+def pdf_cache(app: Flask | None = None) -> PdfCache:
+    """The app's PDF cache, opened on first use (in the worker that uses it, not before a fork)."""
     app = app or current_app
-    found: DiskCache | None = app.extensions.get(EXTENSION)
+    found: PdfCache | None = app.extensions.get(EXTENSION)
     if found is None:
         megabytes = float(app.config.get("PDF_CACHE_MAX_MB") or DEFAULT_MAX_MB)
-        found = DiskCache(
+        found = PdfCache(
             Path(app.instance_path) / "pdf-cache",
             max_bytes=int(megabytes * 1024 * 1024),
             salt=fingerprint(),
         )
         app.extensions[EXTENSION] = found
     return found
-
-
-# -- flask pdf warm -------------------------------------------------------------------------------
-
-
-def warm(app: Flask, *, variants: list[str], languages: list[str], papers: list[str]) -> int:
-    """Ask for every rule card and blank score sheet of these variants, languages and papers,
-    as a browser would: each is built now unless already cached. Returns how many were built."""
-    cache_of_app = pdf_cache(app)
-    before = cache_of_app.builds
-    client = app.test_client()
-    host = {"base_url": _base_url(app)}
-    for variant in variants:
-        for lang in languages:
-            for paper in papers:
-                for path in (f"/rules/{variant}.pdf", f"/sheets/{variant}.pdf"):
-                    # Under `flask pdf warm` every request shares the command's app context,
-                    # where Flask-Babel keeps the first locale it chose: name each one.
-                    with force_locale(lang):
-                        answer = client.get(
-                            path, query_string={"lang": lang, "paper": paper}, **host
-                        )
-                    if answer.status_code != 200:
-                        raise RuntimeError(f"{path} ({lang}, {paper}): {answer.status_code}")
-                    answer.close()
-    return cache_of_app.builds - before
-
-
-def _base_url(app: Flask) -> str:
-    server = app.config.get("SERVER_NAME")
-    if server:
-        return f"{app.config['PREFERRED_URL_SCHEME']}://{server}"
-    hosts = app.config.get("TRUSTED_HOSTS") or ["localhost"]
-    return f"http://{str(hosts[0]).lstrip('.')}"

@@ -6,8 +6,8 @@ house rule makes one run over, the type is set one step smaller (`body.fit-N`) a
 rendered again, so a card is always exactly two pages.
 
 Every PDF is built once per (kind, variant, house rules, language, paper[, players]) and kept
-on disk for every worker (`cache.py`). Cards are tagged PDFs with their title and language in
-the metadata.
+on disk for every worker (`documents.py`, `cache.py`). Cards are tagged PDFs with their title
+and language in the metadata.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 from flask import render_template
 
 from referee.web.house_rules import TableRules
+from referee.web.i18n import in_language
 
 from .rulebook import build_rulebook
 
@@ -112,8 +113,9 @@ def _weasyprint() -> dict[str, Any]:
         return _weasy
 
 
+@in_language
 def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
-    """The two-page rule card, in the current request's locale (`lang` is that locale)."""
+    """The two-page rule card in `lang`, whatever the request around it speaks."""
     weasy = _weasyprint()
     book = build_rulebook(table, lang)
     subject = " · ".join(book.contract_words) or book.goal

@@ -12,37 +12,27 @@ the page, the card and the sheet. PDFs are built once per key and answered with 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
-from typing import Any
 
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_date, gettext
+from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import PlayersError, RefereeError
 from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
-from referee.web import metrics
 from referee.web.games import queries
-from referee.web.games.links import view_url
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.i18n import current_language
 from referee.web.inputs import whole_number
 from referee.web.messages import describe, describe_error, describe_reason
 from referee.web.words import variant_name
 
-from . import bp
-from .cache import Cached, pdf_cache
+from . import bp, documents
+from .documents import Pdf
 from .forms import PAPERS, SheetForm
-from .pdfs import Built, FontMissingError, render_rule_card
+from .pdfs import FontMissingError
 from .rulebook import build_rulebook, facts_of
-from .sheets import blank_sheet as build_blank_sheet
-from .sheets import game_sheet as build_game_sheet
-from .sheets import render_sheet
-
-#: Players on a blank sheet when the form names nobody.
-DEFAULT_PLAYERS = 4
 
 
 def _table(variant: str) -> TableRules:
@@ -74,29 +64,20 @@ def _paper() -> str:
     return paper
 
 
-def _pdf_response(built: Cached, filename: str, *, max_age: int) -> BaseResponse:
-    response = Response(built.body, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
-    response.set_etag(built.etag)
+def _printed(make: Callable[[], Pdf], *, max_age: int = 3600) -> BaseResponse:
+    """The PDF `make` gives (from the cache, or built now) as a download with its ETag."""
+    try:
+        pdf = make()
+    except FontMissingError:
+        abort(503, description=gettext("Printing is not available: its font is not installed."))
+    response = Response(pdf.cached.body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{pdf.filename}"'
+    response.set_etag(pdf.cached.etag)
     response.cache_control.public = max_age > 0
     response.cache_control.max_age = max_age
     if max_age == 0:
         response.cache_control.no_cache = True
     return response.make_conditional(request)
-
-
-def _cached_pdf(
-    key: tuple[Any, ...], build: Callable[[], Built], filename: str, *, max_age: int = 3600
-) -> BaseResponse:
-    def build_and_count() -> bytes:
-        with metrics.pdf_build(str(key[0])):
-            return build().body
-
-    try:
-        built = pdf_cache().get_or_build(key, build_and_count)
-    except FontMissingError:
-        abort(503, description=gettext("Printing is not available: its font is not installed."))
-    return _pdf_response(built, filename, max_age=max_age)
 
 
 @bp.get("/rules")
@@ -144,13 +125,7 @@ def rule_card(variant: str) -> ResponseReturnValue:
     """The rule card: page 1 the summary, page 2 the full rules."""
     table = _table(variant)
     paper = _paper()
-    lang = current_language()
-    key = ("rule_card", table.variant.id, table.key, lang, paper)
-    return _cached_pdf(
-        key,
-        lambda: render_rule_card(table, lang, paper),
-        f"{table.variant.id}-rules-{lang}-{paper}.pdf",
-    )
+    return _printed(lambda: documents.rule_card(table, current_language(), paper))
 
 
 def _players_from(text: str, table: TableRules) -> list[str]:
@@ -161,8 +136,7 @@ def _players_from(text: str, table: TableRules) -> list[str]:
     variant = table.variant
     text = text.strip()
     if not text:
-        count = min(max(DEFAULT_PLAYERS, variant.min_players), variant.max_players)
-        return [""] * count
+        return documents.default_players(variant)
     try:
         if text.isascii() and text.isdigit():
             names = [""] * whole_number(text, low=0, high=MAX_SEATS)
@@ -184,40 +158,35 @@ def _players_from(text: str, table: TableRules) -> list[str]:
     return names
 
 
+def _sheet_form_again(table: TableRules, form: SheetForm) -> ResponseReturnValue:
+    """Back to the sheet form with what was typed and what is wrong with it: a 400."""
+    form.house_rules.data = table.key
+    form.lang.data = current_language()
+    page = render_template(
+        "printing/sheet_form.html",
+        variant_id=table.variant.id,
+        name=variant_name(table.variant),
+        sheet_form=form,
+    )
+    return Response(page, status=400)
+
+
 @bp.get("/sheets/<variant>.pdf")
 def blank_sheet(variant: str) -> ResponseReturnValue:
     """A blank score sheet; names printed if given."""
     table = _table(variant)
-    lang = current_language()
     form = SheetForm(request.args)
     paper = _paper_asked()
-    players: list[str] = []
     if paper is None:
         form.paper.errors = [_no_such_paper()]
         form.paper.data = "a4"
-    else:
-        try:
-            players = _players_from(request.args.get("players", ""), table)
-        except ValueError as error:
-            form.players.errors = [str(error)]
-    if paper is None or form.players.errors:
-        # Back to the form with what was typed and what is wrong with it.
-        form.house_rules.data = table.key
-        form.lang.data = lang
-        page = render_template(
-            "printing/sheet_form.html",
-            variant_id=table.variant.id,
-            name=variant_name(table.variant),
-            sheet_form=form,
-        )
-        return Response(page, status=400)
-    key = ("sheet", table.variant.id, table.key, lang, paper, tuple(players))
-    chosen = paper
-    return _cached_pdf(
-        key,
-        lambda: render_sheet(build_blank_sheet(table, lang, chosen, players)),
-        f"{table.variant.id}-score-sheet-{lang}-{paper}.pdf",
-    )
+        return _sheet_form_again(table, form)
+    try:
+        players = _players_from(request.args.get("players", ""), table)
+    except ValueError as error:
+        form.players.errors = [str(error)]
+        return _sheet_form_again(table, form)
+    return _printed(lambda: documents.blank_sheet(table, current_language(), paper, players))
 
 
 @bp.get("/games/<game_id>/sheet.pdf")
@@ -226,14 +195,8 @@ def game_sheet(game_id: str) -> ResponseReturnValue:
     stored = queries.load(game_id)
     if stored is None:
         abort(404, description=describe("game_not_found"))
-    lang = current_language()
     paper = _paper()
-    today = format_date(date.today(), format="long")
-    link = view_url(stored.id, external=True)
-    key = ("game_sheet", stored.id, stored.game.version, lang, paper, today, link)
-    return _cached_pdf(
-        key,
-        lambda: render_sheet(build_game_sheet(stored.game, lang, paper, today, link)),
-        f"score-sheet-{lang}-{paper}.pdf",
-        max_age=0,
+    link = queries.view_url(stored.id, external=True)
+    return _printed(
+        lambda: documents.game_sheet(stored, current_language(), paper, link), max_age=0
     )

@@ -1,8 +1,8 @@
 """The rules of a variant in words, built from its data: what the rule page and rule card print.
 
 Nothing here names a variant: every sentence is chosen by a rule field (`variant.buying`,
-`variant.aces`, ...), so house rules change the text the way they change the game. Call
-`build_rulebook` inside a request (or `force_locale`): the words come from the catalogs.
+`variant.aces`, ...), so house rules change the text the way they change the game.
+`build_rulebook(table, lang)` speaks `lang`, whatever the request around it speaks.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from referee.engine.variants import (
 )
 from referee.web import words
 from referee.web.house_rules import TableRules
+from referee.web.i18n import in_language
 
 
 @dataclass(frozen=True)
@@ -918,8 +919,9 @@ def _sections(variant: Variant) -> tuple[Section, ...]:
     return tuple(section for section in sections if section is not None)
 
 
+@in_language
 def build_rulebook(table: TableRules, lang: str) -> Rulebook:
-    """The variant's rules in the current locale's words (`lang` is that locale, kept along)."""
+    """The variant's rules (with the table's house rules) in `lang`."""
     variant = table.variant
     contract_head, contract_rows, contract_words = _contract_table(variant)
     shoe_head, shoe_rows = _shoe_table(variant)

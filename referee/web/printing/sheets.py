@@ -14,7 +14,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from flask_babel import gettext, ngettext
+from flask_babel import force_locale, gettext, ngettext
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -25,8 +25,9 @@ from referee.engine.game import Game
 from referee.engine.variants import Variant
 from referee.web import words
 from referee.web.charts import LineChart
-from referee.web.games.chart import totals_chart
+from referee.web.games.queries import totals_chart
 from referee.web.house_rules import TableRules
+from referee.web.i18n import in_language
 
 from .pdfs import Built, etag_of, font_file
 from .rulebook import card_values
@@ -122,8 +123,10 @@ def _subtitle(variant: Variant, players: int) -> str:
 OPEN_DEALS = 14
 
 
+@in_language
 def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]) -> Sheet:
-    """A sheet to fill in by hand; `players` are names or empty strings (unnamed columns)."""
+    """A sheet to fill in by hand in `lang`; `players` are names or empty strings (unnamed
+    columns)."""
     variant = table.variant
     count = len(players)
     variant.check_players(count)
@@ -153,8 +156,9 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
     )
 
 
+@in_language
 def game_sheet(game: Game, lang: str, paper: str, date: str = "", link: str = "") -> Sheet:
-    """A sheet filled from a game: every round played so far, the rest still to play, the
+    """A sheet filled from a game, in `lang`: every round played so far, the rest still to play, the
     buys of each round where buying is on, the running totals as a chart, and a QR code of
     `link` (the game's view link) when given."""
     variant = game.variant
@@ -221,7 +225,12 @@ def _contract_width(page_width: float, sheet: Sheet) -> float:
 
 
 def render_sheet(sheet: Sheet) -> Built:
-    """The sheet as a one-page PDF."""
+    """The sheet as a one-page PDF (its numbers written as `sheet.lang` writes them)."""
+    with force_locale(sheet.lang):
+        return _render_sheet(sheet)
+
+
+def _render_sheet(sheet: Sheet) -> Built:
     register_fonts()
     width, height = page_size(sheet)
     buffer = io.BytesIO()

@@ -272,13 +272,8 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     wanted = CARD_FIELDS[check]
     optional = ("discard",) if check == "contract" and going_out else ()
     parsed = _parse_fields((*wanted, *optional), values, notation, outcome.errors)
-    # A link shared from a table of another language: rewrite the cards in this page's letters.
     if notation != lang and not any(name in outcome.errors for name in wanted):
-        for name, cards in parsed.items():
-            if name == "melds":
-                values[name] = "\n".join(cards_notation(meld, lang) for meld in cards)
-            else:
-                values[name] = cards_notation(cards, lang)
+        _rewrite_in(lang, parsed, values)
 
     outcome.missing_fields = [n for n in wanted if not values[n].strip()]
     if any(name != "game" for name in outcome.errors):
@@ -297,6 +292,15 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
         outcome.errors.setdefault("check", []).append(describe(error.code, error.params))
         outcome.status = 400
     return outcome
+
+
+def _rewrite_in(lang: str, parsed: Mapping[str, Any], values: dict[str, str]) -> None:
+    """A link shared from a table of another language: the cards in this page's letters."""
+    for name, cards in parsed.items():
+        if name == "melds":
+            values[name] = "\n".join(cards_notation(meld, lang) for meld in cards)
+        else:
+            values[name] = cards_notation(cards, lang)
 
 
 def _parse_fields(

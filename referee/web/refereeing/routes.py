@@ -74,15 +74,29 @@ def share_url(outcome: Outcome) -> str:
     return url_for("refereeing.index", **external_values(), **args)
 
 
+def _page_words(outcome: Outcome) -> dict[str, Any]:
+    """What the page names in words: the variants, its rounds' contracts, the house rules."""
+    variant = outcome.context.variant
+    return {
+        "variants": [(variant_id, variant_name(variant_id)) for variant_id in VARIANTS],
+        "rounds": [
+            (number, contract_text(contract))
+            for number, contract in enumerate(variant.contracts, start=1)
+        ],
+        "house_rules": [
+            (house_rule_label(name), house_rule_value(name, getattr(variant, name)))
+            for name in outcome.context.table.changed
+        ],
+        "check_labels": check_labels(),
+        "timing_choices": timing_choices() if timing_matters(outcome.check, variant) else [],
+    }
+
+
 @bp.get("/referee")
 def index() -> ResponseReturnValue:
+    """The referee: a check's form, and its verdict once the cards are in (htmx asks for the
+    verdict alone)."""
     outcome = run_check(request.args, current_language())
-    context = outcome.context
-    variant = context.variant
-    rounds = [
-        (number, contract_text(contract))
-        for number, contract in enumerate(variant.contracts, start=1)
-    ]
     partial = (
         request.headers.get("HX-Request") == "true"
         and request.headers.get("HX-Target") == VERDICT_TARGET
@@ -90,22 +104,15 @@ def index() -> ResponseReturnValue:
     page = render_template(
         "refereeing/_verdict.html" if partial else "refereeing/index.html",
         outcome=outcome,
-        context=context,
+        context=outcome.context,
         checks=CHECKS,
-        check_labels=check_labels(),
         fields=CARD_FIELDS[outcome.check],
-        variants=[(variant_id, variant_name(variant_id)) for variant_id in VARIANTS],
-        rounds=rounds,
-        house_rules=[
-            (house_rule_label(name), house_rule_value(name, getattr(variant, name)))
-            for name in context.table.changed
-        ],
         context_args=context_args(outcome),
         share_url=share_url(outcome) if outcome.verdict is not None else None,
-        timing_choices=timing_choices() if timing_matters(outcome.check, variant) else [],
-        discard_allowed=discard_allowed(context),
+        discard_allowed=discard_allowed(outcome.context),
         verdict_target=VERDICT_TARGET,
         partial=partial,
+        **_page_words(outcome),
     )
     response = make_response(page, outcome.status)
     response.vary.add("HX-Request")
