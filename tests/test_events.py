@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import re
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.engine.errors import ERROR_CODES, EVENT_CODES, GAME_CODES
 from referee.engine.events import (
     MAX_EVENT_NAME,
     MAX_SEED,
@@ -699,3 +702,16 @@ def test_every_player_checked_in_sits_exactly_once_in_every_series(
         assert all(3 <= len(table.seats) <= 5 for table in drawn.tables)
         assert [t.number for t in drawn.tables] == list(range(1, len(drawn.tables) + 1))
     assert len(event.standings().rows) == len(event.players)
+
+
+def test_every_code_an_evening_refuses_with_is_listed() -> None:
+    # The web layer words codes from these lists: a new refusal must be in one of them.
+    engine = Path(__file__).resolve().parents[1] / "referee" / "engine"
+    said = set()
+    for module in ("events.py", "seating.py", "tournament.py"):
+        said |= set(
+            re.findall(r'(?:reason|_refuse)\(\s*"([a-z_]+)"', (engine / module).read_text())
+        )
+    assert said and said <= ERROR_CODES | GAME_CODES | EVENT_CODES
+    assert not EVENT_CODES & (ERROR_CODES | GAME_CODES)
+    assert said >= EVENT_CODES  # and none listed that nothing says

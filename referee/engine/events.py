@@ -350,11 +350,10 @@ class Event:
         expected = self.next_series
         if expected is None:
             raise _refuse("all_series_drawn", field="series", series=self.series_count)
+        if _whole(number) and number < expected:  # a second phone drawing the same series
+            raise _refuse("series_already_drawn", field="series", series=number, expected=expected)
         if number != expected:
-            code = "series_already_drawn" if _whole(number) and number < expected else None
-            raise _refuse(
-                code or "series_out_of_order", field="series", series=number, expected=expected
-            )
+            raise _refuse("series_out_of_order", field="series", series=number, expected=expected)
         reasons: list[Reason] = []
         if self.series and not self.series[-1].finished:
             previous = self.series[-1]
