@@ -250,6 +250,7 @@ def test_leaving_twice_or_as_a_stranger_is_refused() -> None:
     event = evening().leave("Gus")
     assert reasons_of_call(lambda: event.leave("gus")) == [("already_left", "name")]
     assert reasons_of_call(lambda: event.leave("Zed")) == [("unknown_player", "name")]
+    assert reasons_of_call(lambda: event.leave(42)) == [("unknown_player", "name")]  # type: ignore[arg-type]
 
 
 def test_a_player_who_left_can_come_back_from_the_next_series() -> None:
@@ -353,6 +354,14 @@ def test_standings_cannot_seat_the_first_series_and_a_bad_seed_is_refused() -> N
     with pytest.raises(EventRefused) as caught:
         event.draw_series(1, DrawMethod.STANDINGS, seed=-1)
     assert reasons_of(caught) == [("no_standings_yet", "method"), ("bad_seed", "seed")]
+
+
+def test_a_draw_method_may_be_given_by_its_value() -> None:
+    event = finish_blind(evening().draw_series(1, "random"), 1)
+    assert event.draw_series(2, "standings").series[1].method is DrawMethod.STANDINGS
+    assert reasons_of_call(lambda: event.draw_series(2, "shuffle")) == [
+        ("unknown_draw_method", "method")
+    ]
 
 
 def test_all_series_drawn_ends_the_draws() -> None:

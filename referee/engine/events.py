@@ -122,7 +122,10 @@ class Table:
 
     number: int  # 1-based
     seats: tuple[str, ...]
-    first_dealer: int = 0  # the player in seat 1 deals first (DDV TSR 3.3, and club custom)
+    # The player in seat 1 deals first, as tournament plans say ("Der Spieler Nummer 1 gibt als
+    # erster": the DDV's Turnier-Doppelkopf as planetsenior.de sums it up; a club's Doppelkopf
+    # rules after the DDV's, gleichen.digital, Diemardener Doppelkopfturnier).
+    first_dealer: int = 0
     game_id: str | None = None  # the web layer's game for this table
     result: TableResult | None = None
 
@@ -258,6 +261,8 @@ class Event:
         return split_rule(self.table_size)
 
     def player(self, name: str) -> EventPlayer | None:
+        if not isinstance(name, str):
+            return None
         key = name_key(name)
         return next((p for p in self.players if name_key(p.name) == key), None)
 
@@ -344,9 +349,10 @@ class Event:
     # -- drawing a series ----------------------------------------------------------------
 
     def verify_draw(
-        self, number: int, method: DrawMethod | None = None, seed: int | None = None
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
     ) -> None:
-        """EventRefused unless series `number` can be drawn now, by `method` and `seed`."""
+        """EventRefused unless series `number` can be drawn now, by `method` (or its value)
+        and `seed`."""
         expected = self.next_series
         if expected is None:
             raise _refuse("all_series_drawn", field="series", series=self.series_count)
@@ -365,9 +371,8 @@ class Event:
                     tables=list(previous.playing),
                 )
             )
-        if method is not None and not isinstance(method, DrawMethod):
-            reasons.append(reason("bad_input", field="method"))
-        elif method is DrawMethod.STANDINGS and number == 1:
+        chosen = None if method is None else _read_method(method, reasons, where="method")
+        if chosen is DrawMethod.STANDINGS and number == 1:
             reasons.append(reason("no_standings_yet", field="method"))
         if seed is not None:
             reasons.extend(_seed_reasons(seed))
@@ -376,22 +381,24 @@ class Event:
             raise EventRefused(reasons)
 
     def can_draw(
-        self, number: int, method: DrawMethod | None = None, seed: int | None = None
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
     ) -> bool:
         return _allowed(lambda: self.verify_draw(number, method, seed))
 
     def draw_series(
-        self, number: int, method: DrawMethod | None = None, seed: int | None = None
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
     ) -> Event:
         """The evening with series `number` drawn: the first at random, a later one by the
         event's `later_draws` unless `method` says otherwise; `seed` None: `seed_of(number)`."""
         self.verify_draw(number, method, seed)
         if method is None:
-            method = DrawMethod.RANDOM if number == 1 else self.later_draws
+            how = DrawMethod.RANDOM if number == 1 else self.later_draws
+        else:
+            how = DrawMethod(method)
         used = self.seed_of(number) if seed is None else seed
-        seated = self._seat(number, method, used)
+        seated = self._seat(number, how, used)
         tables = tuple(Table(number=n, seats=seats) for n, seats in enumerate(seated, start=1))
-        drawn = Series(number=number, method=method, seed=used, tables=tables)
+        drawn = Series(number=number, method=how, seed=used, tables=tables)
         return self._with(series=(*self.series, drawn))
 
     def _seat(self, number: int, method: DrawMethod, seed: int) -> Tables:
@@ -507,7 +514,7 @@ class Event:
         reasons: list[Reason] = []
         totals = result.totals
         if (
-            not isinstance(totals, tuple)
+            not isinstance(totals, tuple | list)
             or len(totals) != len(found.seats)
             or not all(_whole(t) for t in totals)
         ):
@@ -529,7 +536,8 @@ class Event:
         """The evening with that table's result as given (a later result replaces it: a
         round corrected); the series counts as started."""
         self.verify_result(number, table, result)
-        event = self._replace_table(number, table, result=result)
+        kept = replace(result, totals=tuple(result.totals))
+        event = self._replace_table(number, table, result=kept)
         drawn = event.series[number - 1]
         return event if drawn.started else event._replace_series(replace(drawn, started=True))
 
@@ -819,13 +827,15 @@ def _read_scheme(scheme: Any, reasons: list[Reason]) -> Scheme | None:
         return None
 
 
-def _read_method(method: Any, reasons: list[Reason]) -> DrawMethod | None:
+def _read_method(
+    method: Any, reasons: list[Reason], *, where: str = "later_draws"
+) -> DrawMethod | None:
     if isinstance(method, DrawMethod):
         return method
     known = {m.value: m for m in DrawMethod}
     if isinstance(method, str) and method in known:
         return known[method]
-    reasons.append(reason("unknown_draw_method", field="later_draws", method=str(method)[:40]))
+    reasons.append(reason("unknown_draw_method", field=where, method=str(method)[:40]))
     return None
 
 

@@ -9,31 +9,37 @@ places (a shared first place counts for each).
 What the federations do, as far as the public sources we could search show:
 
 - Rommé. The Deutscher Rommé-Verband plays its championships in *Serien* at tables of 4 and
-  ranks by *Wertungspunkte*; for a later series the players are re-seated by their total so far,
-  the best at table 1 in seat 1 (report on the 7th Deutsche Tandemmeisterschaft, Wetterauer
-  Zeitung, 26 June 2019, "Rommé-Club ist Deutscher Meister"; the 9th: Karbener Zeitung, "2.
-  Platz für den Rommé-Club"). Online Rommé tournaments "in Anlehnung an die Regeln des DSkV"
-  likewise seat series 2 on by result (romme24.com/wissenswertes/spielregeln_wertungspunkte).
-  The Wertung itself, as a club report quotes "die bekannten Rommé-Wettkampfregeln": a win
-  scores 5, a Hand-Rommé at most 8, and a player left with up to 30 points in hand 1 to 3
-  (sportinhalle.de, Drei-Länder-Eck Rommé- und Skatturnier, Halle, 11 Oct 2012). We found no
-  primary text of the Rommé federation's Turnierordnung: the bands of `ROMME` below (3, 2, 1
-  for at most 10, 20, 30 points left a round on average) are our reading of that report, per
-  round because a series here is a whole game, not one deal.
+  ranks by *Wertungspunkte*; at its 7th Deutsche Tandemmeisterschaft the players were seated
+  for the second day's first series by their total so far, the best at table 1 in seat 1
+  (Wetterauer Zeitung, 26 June 2019, "Rommé-Club ist Deutscher Meister"; the 9th: Karbener
+  Zeitung, "2. Platz für den Rommé-Club"). An online Rommé site playing "in Anlehnung an die
+  Regeln des DSkV" likewise seats a later series by result ("In Mehrserienturnieren setzen
+  wir nach der 1. Serie i.d.R. nach Ergebnis", romme24.com/wissenswertes/
+  spielregeln_wertungspunkte). The Wertung of a game, as a club report quotes "die bekannten
+  Rommé-Wettkampfregeln": a plain win scores 5, a Hand-Rommé at most 8, a player left with up
+  to 30 points in hand 1 to 3 (sportinhalle.de, "Drei-Länder-Eck Rommé- und Skatturnier in
+  Halle/Saale", 11 Oct 2012). We found no primary text of the Rommé federation's or the
+  DSkV's tournament rules, so no primary source for their tie-breaks: `ROMME`'s place points
+  and its bonus bands (3, 2, 1 for at most 10, 20, 30 points left a round on average: per
+  round, because a series here is a whole game or several rounds, not one deal) are our
+  reading of those reports, not a federation's table.
 - Doppelkopf. The Deutscher Doppelkopf-Verband's Turnierspielregeln (TSR, "Stand April
-  2000", doko-verband.de/download/turnierspielregeln.pdf, copies at doko-wissen.de and
-  skatklopper.de) play tournaments at tables of four (8.3), seats by the tournament plan (8.4),
-  24 games a Spielrunde (8.5), each game's value written on the Spielliste (7.3) for the
-  winners and against the losers; the ranking is the sum of those Punkte over the rounds. The
-  copies we could read give the contents of those sections, not the ranking clause's wording,
-  and no tie-break: we found no primary source for DDV tie-breaks. Clubs that rank by place
-  at the table instead give +3/+1/−1/−3 at a table of four and +4/+2/0/−2/−4 at five, places
-  shared by averaging their points (Wemmetsweiler Doppelkopf-Turnier, reinhold-wolter.de):
-  that is `PLACEMENT`.
-- Shared places split their points evenly, as those club rules and other table-game
-  tournaments do ("Bei gleicher Platzierung werden die Punkte geteilt", Spielelagune Saar,
-  DSVC-Qualifikationsturnier rules, which also give 5-3-2-1 at a table of four and break ties
-  by the number of first places): so tournament points are `Fraction`s (2½ shows as such).
+  2000", doko-verband.de/download/turnierspielregeln.pdf; copies at doko-wissen.de and
+  skatklopper.de) have a Spielliste (7.3) on which each game's value is written for the
+  winners and against the losers, and tournaments at tables of four (8.3) seated by the
+  tournament plan (8.4), a Spielrunde of 24 games (8.5; planetsenior.de, Turnier-Doppelkopf).
+  The copies we could read show those sections' titles and summaries, not the clause that
+  ranks a tournament, and no tie-break: we take DDV tournaments to rank by the Punkte of the
+  lists summed over the rounds (the online league "nach DDV Regeln" ranks by Spielpunkte,
+  online-doppelkopf.com/liga/regeln): this module's raw board, counted a round so a late
+  arrival is not behind for rounds missed. We found no primary source for it or for DDV
+  tie-breaks. Club tournaments that rank by place at the table give
+  +3/+1/−1/−3 at a table of four and +4/+2/0/−2/−4 at five, shared places averaging their
+  points (Wemmetsweiler Doppelkopf-Turnier, reinhold-wolter.de/DOKO/Regeln): `PLACEMENT`.
+- Shared places split their points evenly, as those club rules do and other table-game
+  tournaments ("Bei gleicher Platzierung werden die Punkte geteilt", Spielelagune Saar,
+  DSVC-Direktqualifikationsturnier, which gives 5-3-2-1 at a table of four and, late in its
+  tie-breaks, counts first places): so tournament points are `Fraction`s (2½ shows as such).
 
 `ROMME` gives, at a table of n, one point for each player behind you, one for taking part and
 one more for the table's win: 5-3-2-1 at four, 4-2-1 at three, 6-4-3-2-1 at five (so the
