@@ -316,7 +316,7 @@ class _Plan:
                     for name in seats if len(seats) != preferred else ():
                         if name in index:
                             self.past_odd[index[name]] += 1
-        self.load([[0] * n])  # replaced by the first real plan
+        self.load([])  # nothing planned yet
 
     # -- a plan and what it costs ----------------------------------------------------------
 
@@ -580,5 +580,6 @@ def mix_draw(
     plan = _Plan(players, sizes, past, preferred, 1 + ahead)
     rng = random.Random(seed)
     plan.load(plan.greedy(rng))
-    plan.load(_Tabu(plan, search).run(rng))
+    if len(sizes) > 1:  # at one table there is nothing to swap
+        plan.load(_Tabu(plan, search).run(rng))
     return plan.tables(rng)
