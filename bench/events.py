@@ -75,7 +75,7 @@ def main() -> None:
     counts = args.players or [*COUNTS, *MORE]
     print(f"{args.series} series, {args.seeds} evenings a count; load average {os.getloadavg()}")
     print(
-        f"{'players':>7} {'tables':<22} {'mix repeats':>16} {'greedy repeats':>16} "
+        f"{'players':>7} {'tables':<14} {'mix repeats':>16} {'greedy repeats':>16} "
         f"{'pair':>9} {'wall ms med/p99/max':>22} {'cpu ms med/p99/max':>22}"
     )
     for players in counts:
@@ -90,11 +90,10 @@ def main() -> None:
             repeats, pair, _ = evening(players, seed, args.series, mix=False)
             greedy.append(repeats)
             pair_greedy = max(pair_greedy, pair)
-        sizes = table_sizes(players, TableSize())
-        tables = "+".join(str(s) for s in sorted(set(sizes or ()), reverse=True))
-        tables = f"{len(sizes or ())} ({tables})"
+        sizes = table_sizes(players, TableSize()) or ()
+        tables = " + ".join(f"{sizes.count(size)}×{size}" for size in dict.fromkeys(sizes))
         print(
-            f"{players:>7} {tables:<22} "
+            f"{players:>7} {tables:<14} "
             f"{statistics.mean(mix):>8.2f} / max {max(mix):<3} "
             f"{statistics.mean(greedy):>8.2f} / max {max(greedy):<3} "
             f"{pair_mix:>4}/{pair_greedy:<4} "
