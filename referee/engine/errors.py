@@ -162,6 +162,58 @@ VIOLATION_CODES = frozenset(
     }
 )
 
+# A club night's refusals (`referee.engine.events`, `seating`, `tournament`), beside the codes
+# above they share (bad_input, empty_name, name_too_long, unknown_player, unknown_variant...).
+# Not in ALL_CODES until the web layer gives each its sentence (tests/test_messages.py holds
+# ALL_CODES to the messages): the web side of issue 17 adds them there.
+EVENT_CODES = frozenset(
+    {
+        # the settings
+        "bad_series_count",
+        "bad_table_size",
+        "table_sizes_out_of_order",
+        "table_size_not_in_variant",
+        "bad_series_rounds",
+        "unknown_draw_method",
+        "bad_seed",
+        "unknown_scheme",
+        "bad_place_points",
+        "place_points_not_descending",
+        "bad_bonus",
+        "bonus_not_descending",
+        "bad_tie_breaks",
+        # check-in
+        "no_series_left",
+        "already_checked_in",
+        "already_left",
+        "seated_in_next_series",
+        # the draw
+        "too_few_players",
+        "too_many_players",
+        "players_cannot_be_split",
+        "all_series_drawn",
+        "series_already_drawn",
+        "series_out_of_order",
+        "series_still_playing",
+        "no_standings_yet",
+        "not_the_newest_series",
+        "series_started",
+        "no_such_series",
+        "no_such_table",
+        # the host's swap
+        "not_seated",
+        "same_player",
+        "same_table",
+        # the tables' games
+        "game_already_attached",
+        "bad_result",
+        "too_many_rounds",
+        "no_rounds_played",
+        "game_seats_differ",
+        "game_rules_differ",
+    }
+)
+
 # What a valid lay-off or joker swap waits for where the check was not told (a verdict's
 # `conditions`, said like violations).
 CONDITION_CODES = frozenset(

@@ -74,6 +74,11 @@ class GameRefused(RefereeError):
         self.reasons: tuple[Reason, ...] = tuple(reasons)
 
 
+class EventRefused(GameRefused):
+    """An operation a club night cannot take (`referee.engine.events`): the same shape as a
+    game's refusal, every reason at once, so a caller that answers one answers the other."""
+
+
 def reason(
     code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
 ) -> Reason:

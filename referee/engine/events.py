@@ -1,0 +1,845 @@
+"""A club night: an event in a club, its check-in, its series drawn one after another, the
+tables' results and the evening's standings.
+
+`Event` is a frozen state, like `Game`. Each operation that can be refused comes as the trio:
+`verify_x()` raises `EventRefused` with every reason at once, `can_x()` answers yes or no, and
+`x()` returns the next state (its `version` one higher). The engine draws no randomness of its
+own: the event is created with a seed (the web layer picks one), each series' seed comes from it
+(`seed_of`) unless the host gives one, and the draw is a function of that seed, the players in
+check-in order, the table sizes and the series before it, so the same seed draws the same
+tables again.
+
+Glossary (see also `seating` and `tournament`): the *pool* of a series is every player checked
+in for it: arrived before it was drawn (a late arrival joins from the next series not yet
+drawn) and not left (a player who leaves is out of every later draw and keeps what they
+scored); a series *starts* when its first table begins to play (the web layer says so, or a
+result says so); from then on its seats are fixed. A table's *result* is what its game gives:
+each seat's total in the variant's own count, the rounds played, finished or not; a series of
+N rounds counts the totals after N rounds (`result_of_game`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from .errors import RefereeError
+from .game import (
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
+    EventRefused,
+    Game,
+    Reason,
+    clean_name,
+    name_key,
+    read_names,
+    reason,
+)
+from .seating import (
+    MAX_PLAYERS,
+    DrawMethod,
+    SplitRule,
+    Tables,
+    TableSize,
+    mix_draw,
+    random_draw,
+    split_reasons,
+    split_rule,
+    standings_draw,
+    table_sizes,
+)
+from .tournament import (
+    ROMME,
+    RankBy,
+    Scheme,
+    Standings,
+    TableScore,
+    rank,
+    read_scheme,
+    score_table,
+)
+from .variants import Scoring, Variant, get_variant
+
+#: Series an evening may have.
+MAX_SERIES: Final = 12
+#: The longest event name, in characters.
+MAX_EVENT_NAME: Final = 60
+#: Seeds are whole numbers up to this (six digits: short enough to read out and type again).
+MAX_SEED: Final = 999_999
+#: The longest game id the web layer may file at a table.
+MAX_GAME_ID: Final = 64
+
+
+def _refuse(code: str, /, *, field: str | None = None, **params: Any) -> EventRefused:
+    return EventRefused([reason(code, field=field, **params)])
+
+
+def _allowed(verify: Any) -> bool:
+    try:
+        verify()
+    except EventRefused:
+        return False
+    return True
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- the parts of an evening ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventPlayer:
+    """A player of the evening: from which series they are drawn, and from which they are out."""
+
+    name: str
+    joined: int = 1  # the first series they can be drawn for
+    left: int | None = None  # the first series they are out of (None: still here)
+
+    def plays_in(self, series: int) -> bool:
+        return self.joined <= series and (self.left is None or series < self.left)
+
+    @property
+    def present(self) -> bool:
+        return self.left is None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableResult:
+    """What a table's game gives the evening: each seat's total, the rounds, finished or not."""
+
+    totals: tuple[int, ...]  # in seat order, the variant's own count
+    rounds: int
+    finished: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Table:
+    """One table of a series: the players in seat order, who deals first, its game."""
+
+    number: int  # 1-based
+    seats: tuple[str, ...]
+    # The player in seat 1 deals first, as tournament plans say ("Der Spieler Nummer 1 gibt als
+    # erster": the DDV's Turnier-Doppelkopf as planetsenior.de sums it up; a club's Doppelkopf
+    # rules after the DDV's, gleichen.digital, Diemardener Doppelkopfturnier).
+    first_dealer: int = 0
+    game_id: str | None = None  # the web layer's game for this table
+    result: TableResult | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None and self.result.finished
+
+
+@dataclass(frozen=True, kw_only=True)
+class Series:
+    """One sitting of the room: how it was drawn (method and seed), its tables."""
+
+    number: int
+    method: DrawMethod
+    seed: int
+    tables: tuple[Table, ...]
+    started: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return all(table.finished for table in self.tables)
+
+    @property
+    def playing(self) -> tuple[int, ...]:
+        """The tables without a finished result."""
+        return tuple(table.number for table in self.tables if not table.finished)
+
+    @property
+    def seats(self) -> Tables:
+        return tuple(table.seats for table in self.tables)
+
+    def table_of(self, name: str) -> Table | None:
+        key = name_key(name)
+        return next(
+            (t for t in self.tables if any(name_key(s) == key for s in t.seats)),
+            None,
+        )
+
+
+# -- the event --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """An evening's state. `house_rules` are the overrides as given (they make `variant`);
+    `series_rounds` None means a series is a whole game."""
+
+    name: str
+    date: datetime.date
+    variant: Variant
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    series_count: int
+    table_size: TableSize = field(default_factory=TableSize)
+    series_rounds: int | None = None
+    scheme: Scheme = ROMME
+    later_draws: DrawMethod = DrawMethod.MIX
+    seed: int
+    players: tuple[EventPlayer, ...] = ()
+    series: tuple[Series, ...] = ()
+    version: int = 1
+
+    # -- creating ------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        name: str,
+        date: datetime.date,
+        variant: str,
+        house_rules: Mapping[str, Any] | None = None,
+        series: int = 4,
+        table_size: TableSize | None = None,
+        series_rounds: int | None = None,
+        scheme: str | Mapping[str, Any] | Scheme = "romme",
+        later_draws: DrawMethod | str = DrawMethod.MIX,
+        seed: int,
+    ) -> Event:
+        """A new evening without players; EventRefused with every reason it cannot be."""
+        reasons: list[Reason] = []
+        title = _read_title(name, reasons)
+        if not isinstance(date, datetime.date):
+            reasons.append(reason("bad_input", field="date"))
+        rules = _read_variant(variant, house_rules, reasons)
+        if not _whole(series) or not 1 <= series <= MAX_SERIES:
+            reasons.append(
+                reason("bad_series_count", field="series", series=series, min=1, max=MAX_SERIES)
+            )
+        sizes = table_size if table_size is not None else TableSize()
+        if not isinstance(sizes, TableSize):
+            reasons.append(reason("bad_input", field="table_size"))
+        else:
+            reasons.extend(_table_size_reasons(sizes, rules))
+        reasons.extend(_series_rounds_reasons(series_rounds, rules))
+        counted = _read_scheme(scheme, reasons)
+        method = _read_method(later_draws, reasons)
+        reasons.extend(_seed_reasons(seed))
+        if reasons or rules is None or counted is None or method is None:
+            raise EventRefused(reasons)
+        return cls(
+            name=title,
+            date=date,
+            variant=rules,
+            house_rules=dict(house_rules or {}),
+            series_count=series,
+            table_size=sizes,
+            series_rounds=series_rounds,
+            scheme=counted,
+            later_draws=method,
+            seed=seed,
+        )
+
+    # -- where the evening stands --------------------------------------------------------
+
+    @property
+    def high_wins(self) -> bool:
+        """The highest total wins at a table (the winner collects); else the lowest."""
+        return self.variant.scoring is Scoring.WINNER_COLLECTS
+
+    @property
+    def next_series(self) -> int | None:
+        """The number of the series to draw next; None once every series is drawn."""
+        number = len(self.series) + 1
+        return number if number <= self.series_count else None
+
+    @property
+    def finished(self) -> bool:
+        """Every series drawn and every table finished."""
+        return len(self.series) == self.series_count and all(s.finished for s in self.series)
+
+    @property
+    def split_rule(self) -> SplitRule:
+        return split_rule(self.table_size)
+
+    def player(self, name: str) -> EventPlayer | None:
+        if not isinstance(name, str):
+            return None
+        key = name_key(name)
+        return next((p for p in self.players if name_key(p.name) == key), None)
+
+    def series_of(self, number: int) -> Series | None:
+        return (
+            self.series[number - 1] if _whole(number) and 1 <= number <= len(self.series) else None
+        )
+
+    def pool(self, number: int) -> tuple[str, ...]:
+        """The players drawn for series `number`, in check-in order."""
+        return tuple(p.name for p in self.players if p.plays_in(number))
+
+    def tables_for(self, players: int) -> tuple[int, ...] | None:
+        """The table sizes `players` would sit at (None: they cannot be seated)."""
+        return table_sizes(players, self.table_size)
+
+    def seed_of(self, number: int) -> int:
+        """The seed series `number` is drawn with when the host gives none."""
+        return random.Random(f"{self.seed}:{number}").randrange(MAX_SEED + 1)
+
+    # -- check-in ------------------------------------------------------------------------
+
+    def verify_check_in(self, name: str) -> None:
+        """EventRefused unless `name` can join the evening (or come back) now."""
+        names, reasons = read_names([name])
+        if reasons:
+            raise EventRefused([replace(r, player=None, field="name") for r in reasons])
+        if self.next_series is None:
+            raise _refuse("no_series_left", field="name", series=self.series_count)
+        known = self.player(names[0])
+        if known is not None and known.present:
+            raise _refuse("already_checked_in", field="name", name=known.name)
+        here = sum(p.present for p in self.players)
+        if known is None and here >= MAX_PLAYERS:
+            raise _refuse("too_many_players", field="name", players=here + 1, max=MAX_PLAYERS)
+
+    def can_check_in(self, name: str) -> bool:
+        return _allowed(lambda: self.verify_check_in(name))
+
+    def check_in(self, name: str) -> Event:
+        """The evening with `name` drawn from the next series on (a player who left comes
+        back under the name they had)."""
+        self.verify_check_in(name)
+        start = self.next_series
+        assert start is not None
+        known = self.player(name)
+        if known is None:
+            arrived = EventPlayer(name=clean_name(name), joined=start)
+            return self._with(players=(*self.players, arrived))
+        back = replace(known, joined=start, left=None)
+        return self._with(players=tuple(back if p is known else p for p in self.players))
+
+    def verify_leave(self, name: str) -> None:
+        """EventRefused unless `name` can leave: known, here, not seated in a series drawn
+        but not started (withdraw that draw first, or swap them out)."""
+        known = self.player(name)
+        if known is None:
+            raise _refuse("unknown_player", field="name", name=str(name)[:40])
+        if not known.present:
+            raise _refuse("already_left", field="name", name=known.name)
+        newest = self.series[-1] if self.series else None
+        if newest is not None and not newest.started:
+            table = newest.table_of(known.name)
+            if table is not None:
+                raise _refuse(
+                    "seated_in_next_series",
+                    field="name",
+                    name=known.name,
+                    series=newest.number,
+                    table=table.number,
+                )
+
+    def can_leave(self, name: str) -> bool:
+        return _allowed(lambda: self.verify_leave(name))
+
+    def leave(self, name: str) -> Event:
+        """The evening with `name` out of every series not drawn yet; what they scored stays."""
+        self.verify_leave(name)
+        known = self.player(name)
+        assert known is not None
+        gone = replace(known, left=len(self.series) + 1)
+        return self._with(players=tuple(gone if p is known else p for p in self.players))
+
+    # -- drawing a series ----------------------------------------------------------------
+
+    def verify_draw(
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
+    ) -> None:
+        """EventRefused unless series `number` can be drawn now, by `method` (or its value)
+        and `seed`."""
+        expected = self.next_series
+        if expected is None:
+            raise _refuse("all_series_drawn", field="series", series=self.series_count)
+        if _whole(number) and number < expected:  # a second phone drawing the same series
+            raise _refuse("series_already_drawn", field="series", series=number, expected=expected)
+        if number != expected:
+            raise _refuse("series_out_of_order", field="series", series=number, expected=expected)
+        reasons: list[Reason] = []
+        if self.series and not self.series[-1].finished:
+            previous = self.series[-1]
+            reasons.append(
+                reason(
+                    "series_still_playing",
+                    field="series",
+                    series=previous.number,
+                    tables=list(previous.playing),
+                )
+            )
+        chosen = None if method is None else _read_method(method, reasons, where="method")
+        if chosen is DrawMethod.STANDINGS and number == 1:
+            reasons.append(reason("no_standings_yet", field="method"))
+        if seed is not None:
+            reasons.extend(_seed_reasons(seed))
+        reasons.extend(split_reasons(len(self.pool(number)), self.table_size))
+        if reasons:
+            raise EventRefused(reasons)
+
+    def can_draw(
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
+    ) -> bool:
+        return _allowed(lambda: self.verify_draw(number, method, seed))
+
+    def draw_series(
+        self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
+    ) -> Event:
+        """The evening with series `number` drawn: the first at random, a later one by the
+        event's `later_draws` unless `method` says otherwise; `seed` None: `seed_of(number)`."""
+        self.verify_draw(number, method, seed)
+        if method is None:
+            how = DrawMethod.RANDOM if number == 1 else self.later_draws
+        else:
+            how = DrawMethod(method)
+        used = self.seed_of(number) if seed is None else seed
+        seated = self._seat(number, how, used)
+        tables = tuple(Table(number=n, seats=seats) for n, seats in enumerate(seated, start=1))
+        drawn = Series(number=number, method=how, seed=used, tables=tables)
+        return self._with(series=(*self.series, drawn))
+
+    def _seat(self, number: int, method: DrawMethod, seed: int) -> Tables:
+        pool = self.pool(number)
+        sizes = self.tables_for(len(pool))
+        assert sizes is not None
+        if method is DrawMethod.RANDOM:
+            return random_draw(pool, sizes, seed)
+        if method is DrawMethod.MIX:
+            past = [s.seats for s in self.series]
+            ahead = self.series_count - number
+            preferred = self.table_size.preferred
+            return mix_draw(pool, sizes, past, seed, preferred=preferred, ahead=ahead)
+        board = self.standings(through=number - 1)
+        places = {name_key(row.name): row.place for row in board.rows}
+        rng = random.Random(seed)
+        shuffled = {name: rng.random() for name in pool}  # equal places: drawn by the seed
+        last = len(places) + 1
+        ranked = sorted(pool, key=lambda n: (places.get(name_key(n), last), shuffled[n]))
+        return standings_draw(ranked, sizes)
+
+    def verify_withdraw(self, number: int) -> None:
+        """EventRefused unless series `number` is the newest, drawn and not started."""
+        if not self.series or number != len(self.series):
+            raise _refuse("not_the_newest_series", field="series", series=number)
+        if self.series[-1].started:
+            raise _refuse("series_started", field="series", series=number)
+
+    def can_withdraw(self, number: int) -> bool:
+        return _allowed(lambda: self.verify_withdraw(number))
+
+    def withdraw_series(self, number: int) -> Event:
+        """The evening as before series `number` was drawn (to draw it again: a late arrival,
+        a player who must leave)."""
+        self.verify_withdraw(number)
+        return self._with(series=self.series[:-1])
+
+    def verify_start(self, number: int) -> None:
+        """EventRefused unless series `number` is the newest and not started yet."""
+        self.verify_withdraw(number)
+
+    def can_start(self, number: int) -> bool:
+        return _allowed(lambda: self.verify_start(number))
+
+    def start_series(self, number: int) -> Event:
+        """The evening with series `number` started: its seats are fixed from now on."""
+        self.verify_start(number)
+        return self._replace_series(replace(self.series[-1], started=True))
+
+    # -- the host's swap -----------------------------------------------------------------
+
+    def verify_swap(self, number: int, first: str, second: str) -> None:
+        """EventRefused unless `first` and `second` can change places in series `number`:
+        the series not started, both seated in it, at different tables."""
+        drawn = self._series_or_refuse(number)
+        if drawn.started:
+            raise _refuse("series_started", field="series", series=number)
+        reasons: list[Reason] = []
+        tables = []
+        for where, name in (("first", first), ("second", second)):
+            known = self.player(name) if isinstance(name, str) else None
+            table = drawn.table_of(name) if known is not None else None
+            if known is None:
+                reasons.append(reason("unknown_player", field=where, name=str(name)[:40]))
+            elif table is None:
+                reasons.append(reason("not_seated", field=where, name=known.name, series=number))
+            tables.append(table)
+        if not reasons and name_key(first) == name_key(second):
+            reasons.append(reason("same_player", field="second", name=str(second)[:40]))
+        elif not reasons and tables[0] is tables[1] and tables[0] is not None:
+            reasons.append(reason("same_table", field="second", table=tables[0].number))
+        if reasons:
+            raise EventRefused(reasons)
+
+    def can_swap(self, number: int, first: str, second: str) -> bool:
+        return _allowed(lambda: self.verify_swap(number, first, second))
+
+    def swap(self, number: int, first: str, second: str) -> Event:
+        """The evening with `first` and `second` in each other's seats in series `number`."""
+        self.verify_swap(number, first, second)
+        drawn = self.series[number - 1]
+        a, b = self.player(first), self.player(second)
+        assert a is not None and b is not None
+        names = {a.name: b.name, b.name: a.name}
+        tables = tuple(
+            replace(t, seats=tuple(names.get(s, s) for s in t.seats)) for t in drawn.tables
+        )
+        return self._replace_series(replace(drawn, tables=tables))
+
+    # -- the tables' games ---------------------------------------------------------------
+
+    def verify_attach(self, number: int, table: int, game_id: str) -> None:
+        """EventRefused unless `game_id` can be filed as the game of that table."""
+        found = self._table_or_refuse(number, table)
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= MAX_GAME_ID:
+            raise _refuse("bad_input", field="game_id")
+        if found.game_id is not None and found.game_id != game_id:
+            raise _refuse("game_already_attached", field="game_id", series=number, table=table)
+
+    def can_attach(self, number: int, table: int, game_id: str) -> bool:
+        return _allowed(lambda: self.verify_attach(number, table, game_id))
+
+    def attach_game(self, number: int, table: int, game_id: str) -> Event:
+        """The evening with `game_id` filed at that table."""
+        self.verify_attach(number, table, game_id)
+        return self._replace_table(number, table, game_id=game_id)
+
+    def verify_result(self, number: int, table: int, result: TableResult) -> None:
+        """EventRefused unless `result` can stand as that table's result."""
+        found = self._table_or_refuse(number, table)
+        if not isinstance(result, TableResult):
+            raise _refuse("bad_input", field="result")
+        reasons: list[Reason] = []
+        totals = result.totals
+        if (
+            not isinstance(totals, tuple | list)
+            or len(totals) != len(found.seats)
+            or not all(_whole(t) for t in totals)
+        ):
+            reasons.append(reason("bad_result", field="totals", seats=len(found.seats)))
+        limit = self.series_rounds or self.variant.rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
+        if not _whole(result.rounds) or not 0 <= result.rounds <= limit:
+            reasons.append(
+                reason("too_many_rounds", field="rounds", rounds=result.rounds, max=limit)
+            )
+        elif result.finished and result.rounds == 0:
+            reasons.append(reason("no_rounds_played", field="rounds", table=table))
+        if reasons:
+            raise EventRefused(reasons)
+
+    def can_record_result(self, number: int, table: int, result: TableResult) -> bool:
+        return _allowed(lambda: self.verify_result(number, table, result))
+
+    def record_result(self, number: int, table: int, result: TableResult) -> Event:
+        """The evening with that table's result as given (a later result replaces it: a
+        round corrected); the series counts as started."""
+        self.verify_result(number, table, result)
+        kept = replace(result, totals=tuple(result.totals))
+        event = self._replace_table(number, table, result=kept)
+        drawn = event.series[number - 1]
+        return event if drawn.started else event._replace_series(replace(drawn, started=True))
+
+    def result_of_game(self, number: int, table: int, game: Game) -> TableResult:
+        """What `game` gives that table: the totals after the series' rounds (all of a whole
+        game), finished once it has them or the game is over. EventRefused when the game is
+        not that table's (other players or seats, other rules)."""
+        found = self._table_or_refuse(number, table)
+        if [name_key(n) for n in game.players] != [name_key(n) for n in found.seats]:
+            raise _refuse("game_seats_differ", field="game", series=number, table=table)
+        if game.variant != self.variant:
+            raise _refuse("game_rules_differ", field="game", series=number, table=table)
+        played = len(game.rounds)
+        if self.series_rounds is None:
+            return TableResult(totals=game.standings.totals, rounds=played, finished=game.finished)
+        counted = min(played, self.series_rounds)
+        totals = game.running_totals()[counted - 1] if counted else (0,) * len(found.seats)
+        finished = played >= self.series_rounds or game.finished
+        return TableResult(totals=totals, rounds=counted, finished=finished)
+
+    # -- standings -----------------------------------------------------------------------
+
+    def scores(
+        self,
+        *,
+        series: int | None = None,
+        through: int | None = None,
+        unfinished: bool = False,
+    ) -> tuple[TableScore, ...]:
+        """Every player's score at every table with a result: of one series, or of the series
+        up to `through`; only finished tables unless `unfinished`."""
+        out: list[TableScore] = []
+        for drawn in self._counted(series, through):
+            for table in drawn.tables:
+                result = table.result
+                if result is None or not (result.finished or unfinished):
+                    continue
+                out.extend(
+                    score_table(
+                        self.scheme,
+                        series=drawn.number,
+                        table=table.number,
+                        names=table.seats,
+                        totals=result.totals,
+                        rounds=result.rounds,
+                        high_wins=self.high_wins,
+                        finished=result.finished,
+                    )
+                )
+        return tuple(out)
+
+    def standings(
+        self,
+        *,
+        by: RankBy = RankBy.TOURNAMENT_POINTS,
+        series: int | None = None,
+        through: int | None = None,
+        unfinished: bool = False,
+    ) -> Standings:
+        """The board: over the evening (or up to series `through`), or of one series. Its
+        rows are the players who scored in those series and, over the evening, everyone
+        checked in."""
+        scores = self.scores(series=series, through=through, unfinished=unfinished)
+        scored = {name_key(s.name) for s in scores}
+        names = [
+            p.name
+            for p in self.players
+            if name_key(p.name) in scored or (series is None and p.present)
+        ]
+        return rank(
+            scores,
+            names,
+            scheme=self.scheme,
+            by=by,
+            high_wins=self.high_wins,
+            present=[p.name for p in self.players if p.present],
+            series=[s.number for s in self._counted(series, through)],
+        )
+
+    def _counted(self, series: int | None, through: int | None) -> tuple[Series, ...]:
+        if series is not None:
+            return tuple(s for s in self.series if s.number == series)
+        if through is not None:
+            return tuple(s for s in self.series if s.number <= through)
+        return self.series
+
+    # -- building states -----------------------------------------------------------------
+
+    def _series_or_refuse(self, number: int) -> Series:
+        drawn = self.series_of(number)
+        if drawn is None:
+            raise _refuse("no_such_series", field="series", series=number)
+        return drawn
+
+    def _table_or_refuse(self, number: int, table: int) -> Table:
+        drawn = self._series_or_refuse(number)
+        if not _whole(table) or not 1 <= table <= len(drawn.tables):
+            raise _refuse("no_such_table", field="table", series=number, table=table)
+        return drawn.tables[table - 1]
+
+    def _replace_series(self, drawn: Series) -> Event:
+        series = tuple(drawn if s.number == drawn.number else s for s in self.series)
+        return self._with(series=series)
+
+    def _replace_table(self, number: int, table: int, **changes: Any) -> Event:
+        drawn = self.series[number - 1]
+        tables = tuple(replace(t, **changes) if t.number == table else t for t in drawn.tables)
+        return self._replace_series(replace(drawn, tables=tables))
+
+    def _with(self, **changes: Any) -> Event:
+        return replace(self, version=self.version + 1, **changes)
+
+    # -- keeping it ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the evening is, as JSON (`from_json` reads it back)."""
+        return {
+            "name": self.name,
+            "date": self.date.isoformat(),
+            "variant": self.variant.id,
+            "house_rules": dict(self.house_rules),
+            "series_count": self.series_count,
+            "table_size": {
+                "preferred": self.table_size.preferred,
+                "smallest": self.table_size.smallest,
+                "largest": self.table_size.largest,
+            },
+            "series_rounds": self.series_rounds,
+            "scheme": self.scheme.to_json(),
+            "later_draws": self.later_draws.value,
+            "seed": self.seed,
+            "players": [{"name": p.name, "joined": p.joined, "left": p.left} for p in self.players],
+            "series": [_series_json(s) for s in self.series],
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """An evening read back from `to_json`: its settings checked as `create` checks them
+        (EventRefused), its players and series as they were kept."""
+        sizes = data["table_size"]
+        event = cls.create(
+            name=data["name"],
+            date=datetime.date.fromisoformat(data["date"]),
+            variant=data["variant"],
+            house_rules=data.get("house_rules") or None,
+            series=data["series_count"],
+            table_size=TableSize(
+                preferred=sizes["preferred"], smallest=sizes["smallest"], largest=sizes["largest"]
+            ),
+            series_rounds=data.get("series_rounds"),
+            scheme=data["scheme"],
+            later_draws=data["later_draws"],
+            seed=data["seed"],
+        )
+        players = tuple(
+            EventPlayer(name=str(p["name"]), joined=int(p["joined"]), left=_int_or_none(p["left"]))
+            for p in data["players"]
+        )
+        series = tuple(_series_from_json(s) for s in data["series"])
+        return replace(event, players=players, series=series, version=int(data["version"]))
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _series_json(drawn: Series) -> dict[str, Any]:
+    return {
+        "number": drawn.number,
+        "method": drawn.method.value,
+        "seed": drawn.seed,
+        "started": drawn.started,
+        "tables": [
+            {
+                "number": t.number,
+                "seats": list(t.seats),
+                "first_dealer": t.first_dealer,
+                "game_id": t.game_id,
+                "result": None
+                if t.result is None
+                else {
+                    "totals": list(t.result.totals),
+                    "rounds": t.result.rounds,
+                    "finished": t.result.finished,
+                },
+            }
+            for t in drawn.tables
+        ],
+    }
+
+
+def _series_from_json(data: Mapping[str, Any]) -> Series:
+    tables = []
+    for t in data["tables"]:
+        kept = t.get("result")
+        result = (
+            None
+            if kept is None
+            else TableResult(
+                totals=tuple(int(x) for x in kept["totals"]),
+                rounds=int(kept["rounds"]),
+                finished=bool(kept["finished"]),
+            )
+        )
+        tables.append(
+            Table(
+                number=int(t["number"]),
+                seats=tuple(str(s) for s in t["seats"]),
+                first_dealer=int(t.get("first_dealer", 0)),
+                game_id=None if t.get("game_id") is None else str(t["game_id"]),
+                result=result,
+            )
+        )
+    return Series(
+        number=int(data["number"]),
+        method=DrawMethod(data["method"]),
+        seed=int(data["seed"]),
+        tables=tuple(tables),
+        started=bool(data.get("started", False)),
+    )
+
+
+# -- reading the settings ---------------------------------------------------------------------
+
+
+def _read_title(name: Any, reasons: list[Reason]) -> str:
+    if not isinstance(name, str):
+        reasons.append(reason("bad_input", field="name"))
+        return ""
+    title = clean_name(name)
+    if not title:
+        reasons.append(reason("empty_name", field="name"))
+    elif len(title) > MAX_EVENT_NAME:
+        reasons.append(
+            reason("name_too_long", field="name", name=title[:MAX_EVENT_NAME], max=MAX_EVENT_NAME)
+        )
+    return title
+
+
+def _read_variant(
+    variant: Any, house_rules: Mapping[str, Any] | None, reasons: list[Reason]
+) -> Variant | None:
+    try:
+        return get_variant(variant, house_rules)
+    except RefereeError as error:
+        where = "variant" if error.code == "unknown_variant" else "house_rules"
+        reasons.append(reason(error.code, field=where, **error.params))
+        return None
+
+
+def _table_size_reasons(sizes: TableSize, variant: Variant | None) -> list[Reason]:
+    found = sizes.reasons()
+    if found or variant is None:
+        return found
+    for where in ("smallest", "largest"):
+        size = getattr(sizes, where)
+        if not variant.min_players <= size <= variant.max_players:
+            found.append(
+                reason(
+                    "table_size_not_in_variant",
+                    field=f"table_size.{where}",
+                    size=size,
+                    min_players=variant.min_players,
+                    max_players=variant.max_players,
+                )
+            )
+    return found
+
+
+def _series_rounds_reasons(rounds: Any, variant: Variant | None) -> list[Reason]:
+    if rounds is None:
+        return []
+    most = MAX_ROUNDS_WITHOUT_CONTRACTS
+    if variant is not None and variant.rounds is not None:
+        most = variant.rounds
+    if not _whole(rounds) or not 1 <= rounds <= most:
+        return [reason("bad_series_rounds", field="series_rounds", rounds=rounds, max=most)]
+    return []
+
+
+def _read_scheme(scheme: Any, reasons: list[Reason]) -> Scheme | None:
+    try:
+        return read_scheme(scheme)
+    except EventRefused as refused:
+        reasons.extend(refused.reasons)
+        return None
+
+
+def _read_method(
+    method: Any, reasons: list[Reason], *, where: str = "later_draws"
+) -> DrawMethod | None:
+    if isinstance(method, DrawMethod):
+        return method
+    known = {m.value: m for m in DrawMethod}
+    if isinstance(method, str) and method in known:
+        return known[method]
+    reasons.append(reason("unknown_draw_method", field=where, method=str(method)[:40]))
+    return None
+
+
+def _seed_reasons(seed: Any) -> list[Reason]:
+    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+        return [reason("bad_seed", field="seed", seed=str(seed)[:40], max=MAX_SEED)]
+    return []
