@@ -31,6 +31,8 @@ from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, get
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")
 ZIONCHECK = get_variant("zioncheck-nl")
+# More than 5 players only as a house rule, with 2 decks + 2 jokers (RULES.md, third reading).
+ZIONCHECK_EIGHT = get_variant("zioncheck-nl", {"max_players": 8})
 RUMMY = get_variant("rummy")
 FRUSTRATION = get_variant("frustration")
 NO, THIS_TURN, EARLIER = ContractDown.NO, ContractDown.THIS_TURN, ContractDown.EARLIER_TURN
@@ -77,10 +79,11 @@ def test_whole_deal_contract_round_seven_at_least_60():
 @pytest.mark.parametrize(("players", "least"), [(3, 36), (5, 36), (6, 28), (8, 28)])
 def test_whole_deal_zioncheck_round_seven_one_deck_36_two_decks_28(players, least):
     """Four 2s, four 3s, four 4s with one deck; eight 2s and four 3s with two (12 cards)."""
-    assert least_penalty(ZIONCHECK, 7, players) == least
-    assert not possible_penalty(least - 1, ZIONCHECK, 7, players)
-    assert possible_penalty(least, ZIONCHECK, 7, players)
-    assert possible_penalty(least + 1, ZIONCHECK, 7, players)  # a 4 for a 5
+    variant = ZIONCHECK if players <= 5 else ZIONCHECK_EIGHT
+    assert least_penalty(variant, 7, players) == least
+    assert not possible_penalty(least - 1, variant, 7, players)
+    assert possible_penalty(least, variant, 7, players)
+    assert possible_penalty(least + 1, variant, 7, players)  # a 4 for a 5
 
 
 def test_whole_deal_each_buy_brings_the_discard_and_its_penalty_cards():
@@ -263,9 +266,12 @@ def test_timing_shanghai_lays_off_after_its_own_contract_same_turn_included():
     assert layoff_codes(SHANGHAI, EARLIER) == ([], [])
 
 
-def test_timing_zioncheck_lays_off_after_its_own_contract():
+def test_timing_zioncheck_lays_off_after_its_own_contract_same_turn_included():
+    """Seed 001 asks for an earlier turn only before a joker swap (RULES.md, third reading)."""
     assert layoff_codes(ZIONCHECK, NO) == (["layoff_before_contract"], [])
+    assert layoff_codes(ZIONCHECK, THIS_TURN) == ([], [])
     assert layoff_codes(ZIONCHECK, EARLIER) == ([], [])
+    assert layoff_codes(ZIONCHECK, None) == ([], ["once_contract_down"])
 
 
 def test_timing_rummy_lays_off_any_time():
@@ -280,8 +286,10 @@ def test_timing_not_told_the_verdict_states_the_condition():
     assert check_layoff(RUN, NINE, CONTRACT).valid
 
 
-def swap_codes(variant, meld, card, when):
-    verdict = check_joker_swap(parse_cards(meld), parse_card(card), variant, contract_down=when)
+def swap_codes(variant, meld, card, when, own_meld=False):
+    verdict = check_joker_swap(
+        parse_cards(meld), parse_card(card), variant, contract_down=when, own_meld=own_meld
+    )
     return codes(verdict), [c.code for c in verdict.conditions]
 
 
