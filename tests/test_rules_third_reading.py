@@ -23,7 +23,7 @@ from referee.cli import main
 from referee.engine.cards import parse_card, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import PlayersError, RefereeError
-from referee.engine.game import Game
+from referee.engine.game import Game, SeatResult, table_house_rules
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import check_meld
 from referee.engine.scoring import max_hand_size
@@ -563,3 +563,55 @@ def test_words_dutch_decks_stock_and_buying(book: Any) -> None:
     assert book("contract", "nl").sections[6].paragraphs[0].startswith("Geen kopen:")
     assert "H-A-2 geldt niet" in [e.caption for e in frustration.meld_examples]
     assert "rond de hoek" not in full_text(frustration)
+
+
+# -- zioncheck-nl tables saved before the third reading ------------------------------------
+
+
+def test_zioncheck_table_a_game_saved_with_six_players_reads_on_as_the_house_rule() -> None:
+    """Before the third reading zioncheck-nl took 3-8 players: such a game keeps its table
+    (and its 2 decks + 2 jokers) as the house rule `max_players`, never a broken page."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    out = [SeatResult(went_out=True)] + [SeatResult(penalty=20)] * 5
+    old = Game.restore(
+        variant=ZIONCHECK,
+        house_rules={},
+        players=names,
+        first_dealer=0,
+        results=[out],
+        version=2,
+    )
+    assert old.house_rules == {"max_players": 6}
+    assert (old.shoe.decks, old.shoe.jokers) == (2, 2)
+    assert old.deal(2).cards == 10
+    assert old.enter_round(2, out).game.standings.totals == (0, 40, 40, 40, 40, 40)
+    # A table of 5 reads as it was saved; a new table of 6 still needs the house rule.
+    five = Game.restore(
+        variant=ZIONCHECK, house_rules={}, players=names[:5], first_dealer=0, results=[], version=1
+    )
+    assert five.house_rules == {}
+    assert table_house_rules("zioncheck-nl", {}, 6) == {"max_players": 6}
+    assert table_house_rules("zioncheck-nl", {"max_players": 5}, 6) == {"max_players": 5}
+    assert table_house_rules("contract", {}, 9) == {}  # no shoe, no house rule: Game.start says so
+
+
+def test_zioncheck_table_an_old_export_of_six_players_imports_as_the_house_rule(
+    http: FlaskClient,
+) -> None:
+    export = {
+        "variant": "zioncheck-nl",
+        "players": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"],
+        "rounds": [
+            {
+                "round": 1,
+                "results": [{"player": "Ann", "went_out": True}]
+                + [{"player": name, "penalty": 20} for name in ("Bo", "Cy", "Di", "Ed", "Flo")],
+            }
+        ],
+    }
+    from referee.web.games.exports import read_export
+
+    with http.application.test_request_context("/"):
+        start, steps, _ = read_export(export)
+    assert start.house_rules == {"max_players": 6}
+    assert steps[-1].game.standings.totals == (0, 20, 20, 20, 20, 20)
