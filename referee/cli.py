@@ -12,6 +12,8 @@ read (the reason on stderr). `--players` fixes the shoe (default: the variant's 
     python -m referee solve --round 1 --lang de 7H 7S 7D KC KD KS 2C
     python -m referee meld --variant shanghai --house-rule max_jokers_per_meld=2 JK 5S JK
     python -m referee contract --round 1 --going-out --discard KD "7H 7S 7D" "9C 9D 9S"
+    python -m referee contract --variant zioncheck-nl --round 1 --going-out --discard 4C \
+        --from-discard-pile 4C "7H 7S 7D" "9C 9D 9S"
     python -m referee layoff --contract-down this_turn "4C 5C 6C 7C" 8C
     python -m referee meld --players 4 7H 7H 7H
     rummy-referee backup games.json       # every game of DATABASE_URL's database
@@ -23,7 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from flask_babel import gettext, ngettext
@@ -67,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
         "--going-out", action="store_true", help="the melds are the whole hand, going out"
     )
     contract.add_argument("--discard", help="going out: the card discarded last")
+    contract.add_argument(
+        "--from-discard-pile",
+        metavar="CARDS",
+        help="the cards taken from the discard pile this turn (zioncheck-nl: not discarded again)",
+    )
     contract.add_argument("melds", nargs="+", help='one argument per meld: "7H 7S 7D"')
     layoff = verbs.add_parser("layoff", parents=[common], help="can these cards be laid off?")
     layoff.add_argument(
@@ -131,26 +138,46 @@ def request_body(args: argparse.Namespace) -> dict[str, Any]:
         body["house_rules"] = house_rules
     if args.players is not None:
         body["players"] = args.players
-    if args.call == "meld" or args.call == "penalty":
-        body["cards"] = " ".join(args.cards)
-    elif args.call == "contract":
-        body["round"] = _round(args.round)
-        body["melds"] = list(args.melds)
-        if args.going_out:
-            body["going_out"] = True
-        if args.discard is not None:
-            body["discard"] = args.discard
-    elif args.call == "layoff":
-        body["meld"] = args.meld
-        body["cards"] = " ".join(args.cards)
-        if args.contract_down is not None:
-            body["contract_down"] = args.contract_down
-    elif args.call == "solve":
-        body["round"] = _round(args.round)
-        body["hand"] = " ".join(args.hand)
-        if args.nearest:
-            body["nearest"] = True
+    body.update(_CALL_FIELDS[args.call](args))
     return body
+
+
+def _cards_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {"cards": " ".join(args.cards)}
+
+
+def _contract_fields(args: argparse.Namespace) -> dict[str, Any]:
+    fields: dict[str, Any] = {"round": _round(args.round), "melds": list(args.melds)}
+    if args.going_out:
+        fields["going_out"] = True
+    if args.discard is not None:
+        fields["discard"] = args.discard
+    if args.from_discard_pile is not None:
+        fields["from_discard_pile"] = args.from_discard_pile
+    return fields
+
+
+def _layoff_fields(args: argparse.Namespace) -> dict[str, Any]:
+    fields: dict[str, Any] = {"meld": args.meld, "cards": " ".join(args.cards)}
+    if args.contract_down is not None:
+        fields["contract_down"] = args.contract_down
+    return fields
+
+
+def _solve_fields(args: argparse.Namespace) -> dict[str, Any]:
+    fields: dict[str, Any] = {"round": _round(args.round), "hand": " ".join(args.hand)}
+    if args.nearest:
+        fields["nearest"] = True
+    return fields
+
+
+_CALL_FIELDS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "meld": _cards_fields,
+    "penalty": _cards_fields,
+    "contract": _contract_fields,
+    "layoff": _layoff_fields,
+    "solve": _solve_fields,
+}
 
 
 def _app() -> Any:

@@ -141,6 +141,55 @@ def test_every_chosen_word_is_used(code: str) -> None:
     assert unused == [], f"translations/glossary/{code}.toml: no catalog uses {unused}"
 
 
+@pytest.mark.parametrize("code", GLOSSARY_LANGUAGES)
+def test_the_words_said_beside_the_term_are_used(code: str) -> None:
+    """`beside`: words the seeds' players say that the catalogs must say too, each somewhere
+    ("fechar" beside "bater", "K-A-2 gilt nicht" and "nicht als Übergang", "Geen kopen")."""
+    texts = [entry.text for entry in entries(code)]
+    unused = [
+        f"{name}: {said!r}"
+        for name, concept in glossary(code)["concepts"].items()
+        for said in concept.get("beside", ())
+        if not any(word(said).search(text) for text in texts)
+    ]
+    assert unused == [], f"translations/glossary/{code}.toml: no catalog says {unused}"
+
+
+@pytest.mark.parametrize("code", GLOSSARY_LANGUAGES)
+def test_an_entry_about_a_concept_uses_its_word(code: str) -> None:
+    """`msgid_words`: an entry whose English msgid names the concept ("stock", "decks",
+    "joker") says it with the concept's word ("voorraadstapel", "kaartspellen", "Coringa"),
+    so no column reads "Spellen" and no sentence says "stapel" for the stock."""
+    problems = []
+    for name, concept in glossary(code)["concepts"].items():
+        english = concept.get("msgid_words", ())
+        for entry in entries(code):
+            if not any(word(said).search(entry.msgid) for said in english):
+                continue
+            text = without(entry.text, concept.get("allow", []))
+            if not any(word(form).search(text) for form in concept["forms"]):
+                problems.append(
+                    f"\n{entry.path}: msgid {entry.msgid!r}: its msgstr {entry.text!r} does not "
+                    f"say {name} as the glossary does ({concept['term']!r})"
+                )
+    assert problems == [], "".join(dict.fromkeys(problems))
+
+
+def test_the_glossary_holds_the_words_of_the_third_reading() -> None:
+    """Issue 21: the words the seeds' players use, each held by the glossary."""
+    de, nl, pt = (glossary(code)["concepts"] for code in ("de", "nl", "pt"))
+    assert "über Eck" in de["around_the_corner"]["replaces"]
+    assert {"K-A-2 gilt nicht", "nicht als Übergang"} <= set(de["around_the_corner"]["beside"])
+    assert "Kaufen gilt" in de["buy"]["replaces"] and "Kaufen erlaubt" in de["buy"]["beside"]
+    assert "rond de hoek" in nl["around_the_corner"]["replaces"]
+    assert nl["deck"]["term"] == "kaartspel" and "decks" in nl["deck"]["msgid_words"]
+    assert {"Niet kopen", "aankopen"} <= set(nl["buy"]["replaces"])
+    assert {"keer kopen", "Geen kopen"} <= set(nl["buy"]["beside"])
+    assert nl["stock"]["term"] == "voorraadstapel" and "stapel" in nl["stock"]["replaces"]
+    assert "fechar" in pt["go_out"]["beside"] and pt["go_out"]["term"] == "bater"
+    assert pt["joker"]["term"] == "Coringa" and "curinga" in pt["joker"]["replaces"]
+
+
 def test_the_check_finds_a_replaced_word_inside_a_sentence_only_as_a_whole_word() -> None:
     assert word("Vertrag").search("Der Vertrag ist erfüllt.")
     assert word("Vertrag").search("Folgen eines vertrag.") is not None

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.cards import JOKER, Card, full_deck
 from referee.engine.contracts import check_contract
+from referee.engine.errors import RefereeError
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, Reading, check_meld
-from referee.engine.scoring import penalty_of
+from referee.engine.scoring import max_hand_size, penalty_of
 from referee.engine.variants import VARIANTS, Variant
 
 variants = st.sampled_from(list(VARIANTS.values()))
@@ -53,6 +55,12 @@ def test_contract_verdicts_never_raise_and_melds_stay_in_order(
     variant: Variant, hand: list[list[Card]], number: int, going_out: bool
 ) -> None:
     if not variant.has_contracts or number > (variant.rounds or 0):
+        return
+    if going_out and sum(map(len, hand)) > max_hand_size(variant, number):
+        # RULES.md "Hand sizes": a whole hand longer than any hand is an input error
+        with pytest.raises(RefereeError) as refused:
+            check_contract(hand, variant, number, going_out=going_out)
+        assert refused.value.code == "too_many_cards"
         return
     verdict = check_contract(hand, variant, number, going_out=going_out)
     assert len(verdict.melds) == len(hand)

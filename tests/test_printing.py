@@ -368,12 +368,15 @@ def test_the_summary_states_set_limits_and_the_joker_limit(app: Flask) -> None:
 def test_duplicates_are_normal_only_where_every_shoe_has_two_decks(app: Flask) -> None:
     from referee.web.printing.rulebook import build_rulebook
 
-    def cards_section(variant: str) -> str:
+    def cards_section(variant: str, **house: Any) -> str:
         with app.test_request_context("/?lang=en"):
-            return " ".join(build_rulebook(table_rules(variant), "en").sections[0].paragraphs)
+            book = build_rulebook(table_rules(variant, house or None), "en")
+            return " ".join(book.sections[0].paragraphs)
 
     assert "Duplicate cards are normal." in cards_section("shanghai")
-    dutch = cards_section("zioncheck-nl")  # 1 deck up to 5 players, 2 decks above
+    # zioncheck-nl: 3-5 players with 1 deck; more only as a house rule, with 2 decks
+    assert "Play with one 52-card deck and jokers" in cards_section("zioncheck-nl")
+    dutch = cards_section("zioncheck-nl", max_players=8)
     assert "one or more 52-card decks" in dutch and "With two decks or more" in dutch
 
 

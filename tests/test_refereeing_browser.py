@@ -276,3 +276,52 @@ def test_layoff_timing_is_one_small_question(
         page.locator("#variant").select_option("rummy")
     expect(page.locator("fieldset.ref-timing")).to_have_count(0)
     assert unexpected(console_errors) == []
+
+
+def test_zioncheck_going_out_names_the_card_taken_from_the_pile_in_spanish(
+    page: Page, live_server: str, console_errors: list[str], screenshot_dir: Path
+) -> None:
+    """RULES.md, third reading: zioncheck-nl's card taken from the discard pile is not the
+    discard of the same turn. A third field joins the grid, and the phone still holds it."""
+    page.goto(
+        f"{live_server}/referee?lang=es&check=contract&variant=zioncheck-nl&round=1&going_out=1"
+    )
+    page.locator("#melds").fill("7H 7S 7D\n9C 9D 9S")
+    page.locator("#discard").fill("4C")
+    verdict_is(page, "✓ Válido")
+    page.locator(".cp-target", has_text="Tomadas").tap()
+    tap(page, "4C")
+    expect(page.locator("#from_discard_pile")).to_have_value("4♣")
+    verdict_is(page, "✗ No válido")
+    expect(page.locator("#verdict")).to_contain_text("se tomó de la pila de descartes")
+    assert "from_discard_pile=4" in page.url
+    page.locator("#from_discard_pile").fill("4C 9S")  # of several cards taken, one may go again
+    verdict_is(page, "✓ Válido")
+    spilled = page.locator(".cp-target").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert spilled == []
+    fits_the_phone(page)
+    page.screenshot(path=str(screenshot_dir / "referee-taken-card-es-360.png"), full_page=True)
+    assert unexpected(console_errors) == []
+
+
+def test_zioncheck_swap_asks_whose_meld_in_dutch(
+    page: Page, live_server: str, console_errors: list[str], screenshot_dir: Path
+) -> None:
+    """Seed 001: a joker comes only from another player's run."""
+    page.goto(f"{live_server}/referee?lang=nl&check=swap&variant=zioncheck-nl")
+    page.locator("#meld").fill("5H JK 7H")
+    page.locator("#card").fill("6H")
+    verdict_is(page, "✓ Geldig")
+    expect(page.locator("#verdict .ref-conditions")).to_contain_text("van een andere speler")
+    whose = page.locator("fieldset.ref-timing", has_text="Van wie is de combinatie")
+    whose.locator("label", has_text="Mijn eigen").tap()
+    verdict_is(page, "✗ Ongeldig")
+    expect(page.locator("#verdict")).to_contain_text("niet uit je eigen")
+    assert "whose_meld=own" in page.url
+    whose.locator("label", has_text="Van een andere speler").tap()
+    verdict_is(page, "✓ Geldig")
+    fits_the_phone(page)
+    page.screenshot(path=str(screenshot_dir / "referee-swap-whose-nl-360.png"), full_page=True)
+    assert unexpected(console_errors) == []

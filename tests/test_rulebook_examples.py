@@ -83,10 +83,13 @@ def test_shanghai_shows_aces_in_runs_of_four(book: Any) -> None:
 
 
 def test_a_set_with_the_same_card_twice_says_it_needs_two_decks(book: Any) -> None:
+    """With 3 decks a card can be there three times (RULES.md, third reading), not "twice"."""
     rulebook = book("contract")
     (first, *_) = rulebook.meld_examples
     assert [str(c) for c in first.cards] == ["7C", "7H", "7H"]
-    assert "with two decks or more a card may appear twice" in first.caption
+    assert first.caption.endswith("with 2 decks a card may appear twice, with 3 decks three times")
+    assert "a card may appear twice" in book("shanghai").meld_examples[0].caption
+    assert "three times" not in book("shanghai").meld_examples[0].caption
     one_deck = book(
         "contract",
         shoe=[
@@ -96,7 +99,10 @@ def test_a_set_with_the_same_card_twice_says_it_needs_two_decks(book: Any) -> No
     )
     assert len({str(c) for c in one_deck.meld_examples[0].cards}) == 3
     assert "twice" not in one_deck.meld_examples[0].caption
-    assert "mit zwei oder mehr Kartenspielen" in book("contract", "de").meld_examples[0].caption
+    german = book("contract", "de").meld_examples[0].caption
+    assert "mit 2 Kartenspielen darf eine Karte zweimal vorkommen, mit 3 Kartenspielen dreimal" in (
+        german
+    )
 
 
 def test_rummy_stock_never_ends_a_deal_in_words(book: Any) -> None:

@@ -34,6 +34,8 @@ from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, Var
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")
 ZIONCHECK = get_variant("zioncheck-nl")
+# More than 5 players only as a house rule, with 2 decks + 2 jokers (RULES.md, third reading).
+ZIONCHECK_EIGHT = get_variant("zioncheck-nl", {"max_players": 8})
 RUMMY = get_variant("rummy")
 FRUSTRATION = get_variant("frustration")
 NO, THIS_TURN, EARLIER = ContractDown.NO, ContractDown.THIS_TURN, ContractDown.EARLIER_TURN
@@ -82,10 +84,11 @@ def test_whole_deal_zioncheck_round_seven_one_deck_36_two_decks_28(
     players: int, least: int
 ) -> None:
     """Four 2s, four 3s, four 4s with one deck; eight 2s and four 3s with two (12 cards)."""
-    assert least_penalty(ZIONCHECK, 7, players) == least
-    assert not possible_penalty(least - 1, ZIONCHECK, 7, players)
-    assert possible_penalty(least, ZIONCHECK, 7, players)
-    assert possible_penalty(least + 1, ZIONCHECK, 7, players)  # a 4 for a 5
+    variant = ZIONCHECK if players <= 5 else ZIONCHECK_EIGHT
+    assert least_penalty(variant, 7, players) == least
+    assert not possible_penalty(least - 1, variant, 7, players)
+    assert possible_penalty(least, variant, 7, players)
+    assert possible_penalty(least + 1, variant, 7, players)  # a 4 for a 5
 
 
 def test_whole_deal_each_buy_brings_the_discard_and_its_penalty_cards() -> None:
@@ -268,9 +271,12 @@ def test_timing_shanghai_lays_off_after_its_own_contract_same_turn_included() ->
     assert layoff_codes(SHANGHAI, EARLIER) == ([], [])
 
 
-def test_timing_zioncheck_lays_off_after_its_own_contract() -> None:
+def test_timing_zioncheck_lays_off_after_its_own_contract_same_turn_included() -> None:
+    """Seed 001 asks for an earlier turn only before a joker swap (RULES.md, third reading)."""
     assert layoff_codes(ZIONCHECK, NO) == (["layoff_before_contract"], [])
+    assert layoff_codes(ZIONCHECK, THIS_TURN) == ([], [])
     assert layoff_codes(ZIONCHECK, EARLIER) == ([], [])
+    assert layoff_codes(ZIONCHECK, None) == ([], ["once_contract_down"])
 
 
 def test_timing_rummy_lays_off_any_time() -> None:
@@ -286,9 +292,11 @@ def test_timing_not_told_the_verdict_states_the_condition() -> None:
 
 
 def swap_codes(
-    variant: Variant, meld: str, card: str, when: ContractDown | None
+    variant: Variant, meld: str, card: str, when: ContractDown | None, own_meld: bool = False
 ) -> tuple[list[str], list[str]]:
-    verdict = check_joker_swap(parse_cards(meld), parse_card(card), variant, contract_down=when)
+    verdict = check_joker_swap(
+        parse_cards(meld), parse_card(card), variant, contract_down=when, own_meld=own_meld
+    )
     return codes(verdict), [c.code for c in verdict.conditions]
 
 

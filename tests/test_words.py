@@ -69,7 +69,7 @@ def words(lang: str, function: Any, *args: Any, **kwargs: Any) -> str:
         ("en", "2 sets of 3 and 1 run of 4"),
         ("de", "2 Sätze zu 3 und 1 Folge zu 4"),
         ("nl", "2 sets van 3 en 1 reeks van 4"),
-        ("pt", "2 trincas de 3 e 1 sequência de 4"),
+        ("pt", "duas trincas e uma sequência de 4"),  # seed 004, as its players say it
         ("fr", "2 séries de 3 et 1 suite de 4"),
         ("es", "2 tríos de 3 y 1 escalera de 4"),
     ],

@@ -212,7 +212,7 @@ def _rules_by_fields(variant: Variant, set_size: int, run_size: int) -> Rules:
         variant.around_the_corner,
         variant.aces,
         variant.contract_runs,
-        variant.shoe,
+        variant.played_shoes,  # the decks and jokers the search may use
         variant.joker_points,
         variant.rank_points,
     )

@@ -17,6 +17,7 @@ from .melds import (
     shoe_violations,
     undeclared_joker,
 )
+from .scoring import verify_hand_size
 from .variants import Contract, ContractRuns, GoingOutDiscard, ShoeRule, Variant
 
 #: The most melds one contract check reads (the API and the referee page alike): a contract
@@ -46,7 +47,9 @@ def check_contract(
     *,
     going_out: bool = False,
     discard: Card | None = None,
+    from_discard_pile: Sequence[Card] = (),
     shoe: ShoeRule | None = None,
+    players: int | None = None,
     undeclared_ok: bool = False,
 ) -> ContractVerdict:
     """Check melds laid down together against the round's contract.
@@ -54,11 +57,19 @@ def check_contract(
     `going_out` says the melds, and the `discard` if one is given, are the player's whole
     hand, laid down in the going-out turn: whether that turn ends with a discard follows
     the variant (`Variant.going_out_discard_in`). In a last round that is laid down only by
-    going out, nothing else is allowed. `shoe` is the table's (else the largest allowed).
-    Where jokers are declared, a joker the contract still leaves two ways to read must be
-    declared; `undeclared_ok` takes the reading found as declared (a solver's answer).
+    going out, nothing else is allowed. A whole hand is held to RULES.md "Hand sizes" first:
+    longer than `max_hand_size` (for `players`, else the variant's largest deal) raises
+    RefereeError `too_many_cards`, an input error rather than a verdict.
+    `from_discard_pile` are the cards taken from the discard pile this turn: where the
+    variant forbids it, the one card taken is not the discard. `shoe` is the table's (else
+    the largest allowed). Where jokers are declared, a joker the contract still leaves two
+    ways to read must be declared; `undeclared_ok` takes the reading found as declared (a
+    solver's answer).
     """
     contract = variant.contract_for(round_number)
+    if going_out:
+        whole_hand = sum(len(meld) for meld in melds) + (discard is not None)
+        verify_hand_size(whole_hand, variant, round_number, players)
     verdicts = [_contract_meld(meld, variant, contract, shoe) for meld in melds]
     violations: list[Violation] = []
     for index, verdict in enumerate(verdicts):
@@ -71,6 +82,8 @@ def check_contract(
         violations.append(Violation("last_round_goes_out"))
     if going_out:
         violations += _going_out_discard(variant, round_number, discard)
+    if discard is not None:
+        violations += discard_violations(discard, variant, from_discard_pile=from_discard_pile)
 
     fitting, shape = _fit(contract, verdicts, variant)
     violations += shape
@@ -163,6 +176,20 @@ def _going_out_discard(
         code = "last_round_no_discard" if only else "going_out_no_discard"
         return [Violation(code, {"card": str(discard.plain)})]
     return []
+
+
+def discard_violations(
+    card: Card, variant: Variant, *, from_discard_pile: Sequence[Card] = ()
+) -> list[Violation]:
+    """Why `card` may not end this turn: where `rediscard_taken_card` is off, the one card
+    taken from the discard pile this turn is not discarded again (of several taken, one may
+    be: seed 001)."""
+    if variant.rediscard_taken_card or len(from_discard_pile) != 1:
+        return []
+    taken = from_discard_pile[0]
+    if taken.plain != card.plain:
+        return []
+    return [Violation("discard_taken_this_turn", {"card": str(card.plain)})]
 
 
 def _fit(

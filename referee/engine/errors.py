@@ -148,6 +148,7 @@ VIOLATION_CODES = frozenset(
         "going_out_needs_discard",
         "going_out_no_discard",
         "last_round_no_discard",
+        "discard_taken_this_turn",
         # lay-offs and joker swaps
         "layoff_changes_meld",
         "nothing_to_lay_off",
@@ -159,6 +160,7 @@ VIOLATION_CODES = frozenset(
         "layoff_same_turn_as_contract",
         "swap_before_contract",
         "swap_same_turn_as_contract",
+        "swap_from_own_meld",
     }
 )
 
@@ -221,6 +223,7 @@ CONDITION_CODES = frozenset(
         "once_contract_down",
         "once_contract_down_next_turn",
         "swap_use_joker_this_turn",
+        "swap_from_another_players_meld",
     }
 )
 

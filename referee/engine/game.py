@@ -35,7 +35,15 @@ from .scoring import (
     scores_of,
     standings,
 )
-from .variants import HOUSE_RULES, Contract, Scoring, ShoeRule, Variant, get_variant
+from .variants import (
+    HOUSE_RULES,
+    Contract,
+    Scoring,
+    ShoeRule,
+    Variant,
+    apply_house_rules,
+    get_variant,
+)
 
 #: The longest player name, in characters.
 MAX_NAME: Final = 24
@@ -333,6 +341,31 @@ def _first_dealer(players: Sequence[str], first_dealer: int | str | None) -> int
 # -- the game ---------------------------------------------------------------------------------
 
 
+def table_house_rules(
+    variant_id: str, house_rules: Mapping[str, Any] | None, players: int
+) -> dict[str, Any]:
+    """The house rules of a table of `players` kept from when its variant allowed that many.
+
+    Where the variant's shoe has a rule for such a table but `max_players` no longer reaches
+    it, the table's size becomes the house rule `max_players`: zioncheck-nl was played by 3 to 8
+    before RULES.md's third reading made more than 5 a house rule (2 decks + 2 jokers), and a
+    game saved or exported before then reads on as that house rule. A table that set its own
+    `max_players`, and anything else, is left for `Game.start` to judge.
+    """
+    rules = dict(house_rules or {})
+    if "max_players" in rules:
+        return rules  # the table said its own
+    try:
+        variant = get_variant(variant_id, rules or None)
+    except RefereeError:
+        return rules
+    bound = HOUSE_RULES["max_players"]
+    shoe_for_it = any(rule.min_players <= players <= rule.max_players for rule in variant.shoe)
+    if variant.max_players < players <= bound.high and shoe_for_it:
+        rules["max_players"] = players
+    return rules
+
+
 @dataclass(frozen=True, kw_only=True)
 class Game:
     """A game's state: the variant as the table plays it, the seats, the rounds, the version.
@@ -411,7 +444,16 @@ class Game:
         version: int,
         history: History | None = None,
     ) -> Game:
-        """A game read back from storage: its rounds were verified when they were entered."""
+        """A game read back from storage: its rounds were verified when they were entered.
+
+        A table larger than its variant allows today keeps its size as the house rule
+        `max_players` (see `table_house_rules`).
+        """
+        if len(players) > variant.max_players:
+            widened = table_house_rules(variant.id, house_rules, len(players))
+            if widened != dict(house_rules):
+                house_rules = widened
+                variant = apply_house_rules(variant, {"max_players": len(players)})
         game = cls(
             variant=variant,
             house_rules=dict(house_rules),

@@ -142,20 +142,44 @@ def check_joker_swap(
     variant: Variant,
     *,
     contract_down: ContractDown | None = None,
+    own_meld: bool | None = None,
     shoe: ShoeRule | None = None,
 ) -> SwapVerdict:
-    """Check replacing a joker in `meld` by the natural `card` it stands for.
+    """Check replacing a joker in `meld` by the natural `card` from the swapper's hand.
 
-    `contract_down` says when the swapping player's own contract went down; `shoe` is the
-    table's. Timing reasons come after the meld's; the conditions of a valid swap are kept.
+    `contract_down` says when the swapping player's own contract went down; `own_meld`
+    whether the meld is the swapper's own (None: not told, where `joker_swap_own_melds` is
+    off the verdict then names the condition); `shoe` is the table's. Timing and owner
+    reasons come after the meld's; the conditions of a valid swap are kept.
     """
     verdict = _swap(meld, card, variant, shoe)
     late, conditions = _swap_timing(variant, contract_down)
+    whose, others_only = _swap_owner(variant, own_meld)
+    late += whose
+    conditions += others_only
     if variant.joker_swap_use_same_turn:
         conditions += (Violation("swap_use_joker_this_turn"),)
     if not verdict.valid or late:
         return replace(verdict, violations=verdict.violations + late)
     return replace(verdict, conditions=conditions)
+
+
+def swap_asks_whose_meld(variant: Variant) -> bool:
+    """Whether a joker swap depends on whose meld the joker is in."""
+    return not variant.joker_swap_own_melds
+
+
+def _swap_owner(
+    variant: Variant, own_meld: bool | None
+) -> tuple[tuple[Violation, ...], tuple[Violation, ...]]:
+    """Why the joker may not come from this meld, or (not told whose) the condition."""
+    if not swap_asks_whose_meld(variant):
+        return (), ()
+    if own_meld is None:
+        return (), (Violation("swap_from_another_players_meld"),)
+    if own_meld:
+        return (Violation("swap_from_own_meld"),), ()
+    return (), ()
 
 
 def _swap_timing(

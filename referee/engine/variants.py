@@ -48,6 +48,15 @@ class ContractDown(Enum):
     EARLIER_TURN = "earlier_turn"
 
 
+class SeedsDiffer(Enum):
+    """A rule the seed texts of a variant give two ways: the rule card says which we took."""
+
+    # Seed 000 says the last round needs no final discard, and that it must go without one.
+    LAST_ROUND_DISCARD = "last_round_discard"
+    # Seed 004 discards face up, seed 000 face down.
+    DISCARD_FACE = "discard_face"
+
+
 class Scoring(Enum):
     """How a round is scored and who wins the game."""
 
@@ -164,13 +173,19 @@ class Variant:
     joker_swap_after_contract: bool = False  # only a player whose contract is down may swap
     joker_swap_after_earlier_turn: bool = False
     joker_swap_use_same_turn: bool = False
+    joker_swap_own_melds: bool = True  # False: only from another player's meld
     buying: bool = False
     buy_limit: int = 3  # per player and round
     buy_penalty_cards: int = 1
     buy_before_contract_only: bool = False
     take_several_discards: bool = False
+    # False: a card taken from the discard pile is not discarded again in the same turn
+    # (where several were taken, one of them may be).
+    rediscard_taken_card: bool = True
     last_round_goes_out: bool = False  # the last contract is laid down only by going out
     going_out_discard: GoingOutDiscard = GoingOutDiscard.REQUIRED  # rounds before the last
+    # A round laid down only by going out: the whole hand is melded, no final discard.
+    last_round_discard: GoingOutDiscard = GoingOutDiscard.FORBIDDEN
     # Times the discards become a new stock; running out once more ends the round. None: as
     # often as needed, so a deal always ends with someone going out.
     stock_reshuffles: int | None = 1
@@ -181,6 +196,12 @@ class Variant:
     scoring: Scoring = Scoring.PENALTY
     rummy_multiplier: int = 2
     tie_break_last_round: bool = True
+
+    # Where the seeds give a rule two ways (not a switch: the rule card says which we took).
+    seeds_differ: tuple[SeedsDiffer, ...] = ()
+    # House rules whose value the seed gives as a default ("usually", "unless you agree
+    # otherwise"): the rule card says it that way and names the house rule.
+    said_as_defaults: tuple[str, ...] = ()
 
     # -- questions about the variant --------------------------------------------------------
 
@@ -195,7 +216,7 @@ class Variant:
 
     @property
     def uses_jokers(self) -> bool:
-        return any(rule.jokers for rule in self.shoe)
+        return any(rule.jokers for rule in self.played_shoes)
 
     def contract_for(self, round_number: int) -> Contract:
         """The contract of a round (1-based); RoundError when there is none."""
@@ -222,10 +243,11 @@ class Variant:
     def going_out_discard_in(self, round_number: int) -> GoingOutDiscard:
         """Whether going out in this round ends with a discard: required, either, forbidden.
 
-        A round laid down only by going out melds the whole hand: it has no discard.
+        A round laid down only by going out follows `last_round_discard` (by default it melds
+        the whole hand, with no discard).
         """
         if self.goes_out_only(round_number):
-            return GoingOutDiscard.FORBIDDEN
+            return self.last_round_discard
         return self.going_out_discard
 
     @property
@@ -248,12 +270,24 @@ class Variant:
         return self.shoe[-1]
 
     @property
+    def played_shoes(self) -> tuple[ShoeRule, ...]:
+        """The shoes of the player counts the variant is played with, in the order listed.
+
+        A shoe rule for tables larger than `max_players` is a house rule's, not played here
+        (zioncheck-nl's 2 decks + 2 jokers for more than 5 players).
+        """
+        counts = range(self.min_players, self.max_players + 1)
+        used = {self.shoe_for(count) for count in counts}
+        return tuple(rule for rule in self.shoe if rule in used)
+
+    @property
     def max_decks(self) -> int:
-        return max(rule.decks for rule in self.shoe)
+        """The decks of the largest shoe the variant is played with (the player count unknown)."""
+        return max(rule.decks for rule in self.played_shoes)
 
     @property
     def max_jokers(self) -> int:
-        return max(rule.jokers for rule in self.shoe)
+        return max(rule.jokers for rule in self.played_shoes)
 
     def cards_dealt(self, round_number: int, players: int) -> int:
         """Cards each player is dealt in a round."""
@@ -368,17 +402,22 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "joker_swap_after_contract": HouseRule("bool"),
     "joker_swap_after_earlier_turn": HouseRule("bool"),
     "joker_swap_use_same_turn": HouseRule("bool"),
+    "joker_swap_own_melds": HouseRule("bool"),
     "buying": HouseRule("bool"),
     "buy_limit": HouseRule("int", 0, 20),
     "buy_penalty_cards": HouseRule("int", 0, 5),
     "buy_before_contract_only": HouseRule("bool"),
     "take_several_discards": HouseRule("bool"),
+    "rediscard_taken_card": HouseRule("bool"),
     "last_round_goes_out": HouseRule("bool"),
     "going_out_discard": HouseRule(
         "choice",
         choices=tuple(rule.value for rule in GoingOutDiscard),
         # Before it was a choice it was a switch: true for required, false for either.
         legacy=((True, "required"), (False, "either")),
+    ),
+    "last_round_discard": HouseRule(
+        "choice", choices=tuple(rule.value for rule in GoingOutDiscard)
     ),
     # Empty (None): the discards become the stock as often as needed.
     "stock_reshuffles": HouseRule("optional_int", 0, 10),
@@ -691,6 +730,8 @@ CONTRACT: Final = Variant(
     min_run_size=3,
     joker_swap_runs=True,
     last_round_goes_out=True,
+    seeds_differ=(SeedsDiffer.LAST_ROUND_DISCARD, SeedsDiffer.DISCARD_FACE),
+    said_as_defaults=("buy_limit",),  # "normalerweise 3 Käufe pro Runde pro Spieler"
 )
 
 SHANGHAI: Final = Variant(
@@ -723,7 +764,7 @@ ZIONCHECK_NL: Final = Variant(
     source="seed 001",
     aliases=("contract-nl",),
     min_players=3,
-    max_players=8,
+    max_players=5,  # seed 001: 3-5 players; more only as a house rule, with the second shoe
     shoe=(ShoeRule(3, 5, 1, 1), ShoeRule(6, 8, 2, 2)),
     contracts=tuple(dataclasses.replace(c, run_size=3) for c in _CONTRACT_TABLE),
     deal=(10, 10, 10, 10, 12, 12, 12),
@@ -732,13 +773,18 @@ ZIONCHECK_NL: Final = Variant(
     min_run_size=3,
     jokers_declared=True,
     contract_runs=ContractRuns.DIFFERENT_SUITS,
+    # Seed 001 asks for "een vorige beurt" only before a joker swap, not before a lay-off.
+    layoff_same_turn=True,
     joker_swap_runs=True,
     joker_swap_sets=False,
     joker_swap_after_contract=True,
     joker_swap_after_earlier_turn=True,
     joker_swap_use_same_turn=True,
+    joker_swap_own_melds=False,  # "als een andere speler een joker gebruikt in een reeks"
     take_several_discards=True,
-    last_round_goes_out=True,
+    rediscard_taken_card=False,
+    last_round_goes_out=True,  # "vereist meestal": usually
+    said_as_defaults=("last_round_goes_out",),
     going_out_discard=GoingOutDiscard.EITHER,
     rank_points=_points(15, None, 10, 10),
     joker_points=15,
@@ -765,6 +811,8 @@ RUMMY: Final = Variant(
     joker_swap_runs=False,
     joker_swap_sets=False,
     stock_reshuffles=None,
+    # "sofern ihr nichts anderes vereinbart", "oder bis zu einer vereinbarten Zahl"
+    said_as_defaults=("aces", "target"),
     rank_points=_points(1, None, 10, 10),
     joker_points=0,
     scoring=Scoring.WINNER_COLLECTS,

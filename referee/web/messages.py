@@ -256,6 +256,10 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "In the last round you go out without a discard: the whole hand is melded, %(card)s too.",
         **p,
     ),
+    "discard_taken_this_turn": lambda p: gettext(
+        "%(card)s was taken from the discard pile this turn: it may not be discarded again.",
+        **p,
+    ),
     # -- lay-offs and joker swaps --
     "nothing_to_lay_off": lambda p: gettext("Name at least one card to lay off."),
     "layoff_changes_meld": lambda p: gettext(
@@ -281,6 +285,9 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "swap_same_turn_as_contract": lambda p: gettext(
         "You may swap a joker only from the turn after your contract went down."
     ),
+    "swap_from_own_meld": lambda p: gettext(
+        "A joker may be swapped only out of another player's meld, not out of your own."
+    ),
     # -- what a valid lay-off or swap waits for --
     "once_contract_down": lambda p: gettext(
         "Valid once your contract is down, in that same turn too."
@@ -290,6 +297,9 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     ),
     "swap_use_joker_this_turn": lambda p: gettext(
         "The joker you take must be laid down again in the same turn."
+    ),
+    "swap_from_another_players_meld": lambda p: gettext(
+        "Valid only if the meld is another player's, not your own."
     ),
     # -- a game: starting it, its rounds, corrections and undo --
     "empty_name": lambda p: gettext("Every player needs a name."),

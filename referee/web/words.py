@@ -190,16 +190,38 @@ def _and(first: str, second: str) -> str:
     return gettext("%(first)s and %(second)s", first=first, second=second)
 
 
+# A contract's melds as the seeds' players count them: each count a table asks for is a
+# phrase of its own, so a language may say it in words ("Duas trincas e uma sequência de 4",
+# where a trinca is three cards already); other counts and sizes fall back to the numbers.
+_SETS_OF_THREE: Final[Mapping[int, Any]] = {
+    1: _l("1 set of 3"),
+    2: _l("2 sets of 3"),
+    3: _l("3 sets of 3"),
+    4: _l("4 sets of 3"),
+}
+_RUNS_OF: Final[Mapping[int, Any]] = {
+    1: _l("1 run of %(size)d"),
+    2: _l("2 runs of %(size)d"),
+    3: _l("3 runs of %(size)d"),
+    4: _l("4 runs of %(size)d"),
+}
+
+
 def contract_text(contract: Contract) -> str:
-    """ "2 sets of 3 and 1 run of 4", pluralised in every language."""
+    """ "2 sets of 3 and 1 run of 4", pluralised in every language ("duas trincas e uma
+    sequência de 4" in Portuguese)."""
     sets, runs = contract.sets, contract.runs
     set_size, run_size = contract.set_size, contract.run_size
     parts = []
-    if sets:
+    if sets and set_size == 3 and sets in _SETS_OF_THREE:
+        parts.append(str(_SETS_OF_THREE[sets]))
+    elif sets:
         parts.append(
             ngettext("%(num)d set of %(size)d", "%(num)d sets of %(size)d", sets, size=set_size)
         )
-    if runs:
+    if runs and runs in _RUNS_OF:
+        parts.append(str(_RUNS_OF[runs]) % {"size": run_size})
+    elif runs:
         parts.append(
             ngettext("%(num)d run of %(size)d", "%(num)d runs of %(size)d", runs, size=run_size)
         )
@@ -272,7 +294,8 @@ _VARIANT_SUMMARIES: Final[Mapping[str, Any]] = {
         "the lowest total wins."
     ),
     "zioncheck-nl": _l(
-        "Contract Rummy the Dutch way: one deck and one joker, sets in different suits, "
+        "Contract Rummy the Dutch way: 3 to 5 players with one deck and one joker (more "
+        "players as a house rule, with two decks and two jokers), sets in different suits, "
         "jokers declared, runs of 3."
     ),
     "rummy": _l(
@@ -333,13 +356,16 @@ _HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
     "joker_swap_after_contract": _l("Swap only after your contract"),
     "joker_swap_after_earlier_turn": _l("Swap only after an earlier turn"),
     "joker_swap_use_same_turn": _l("Use a swapped joker at once"),
+    "joker_swap_own_melds": _l("Swap from your own melds"),
     "buying": _l("Buying"),
     "buy_limit": _l("Buys per round"),
     "buy_penalty_cards": _l("Penalty cards per buy"),
     "buy_before_contract_only": _l("Buy only before the contract"),
     "take_several_discards": _l("Take several discards"),
+    "rediscard_taken_card": _l("Discard again a card taken from the pile"),
     "last_round_goes_out": _l("Last round: go out at once"),
     "going_out_discard": _l("Last discard when going out"),
+    "last_round_discard": _l("Last discard in the last round"),
     "stock_reshuffles": _l("Reshuffles of the stock"),
     "rank_points": _l("Card values"),
     "joker_points": _l("Joker value"),
@@ -390,6 +416,10 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
         "Only a player who met the contract on an earlier turn may swap a joker."
     ),
     "joker_swap_use_same_turn": _l("A joker taken by a swap must be laid down in the same turn."),
+    "joker_swap_own_melds": _l(
+        "A player may swap a joker out of their own melds too; when off, only out of another "
+        "player's."
+    ),
     "buying": _l(
         "Out of turn, a player may take the top discard together with a penalty card from the "
         "stock."
@@ -401,12 +431,20 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
         "A player may take several cards from the discard pile; the deepest one must be "
         "melded at once."
     ),
+    "rediscard_taken_card": _l(
+        "A card taken from the discard pile may be discarded again in the same turn; when "
+        "off, it may not (of several cards taken, one may)."
+    ),
     "last_round_goes_out": _l(
         "The last round's contract is laid down only by going out: the whole hand in one turn."
     ),
     "going_out_discard": _l(
         "Whether the turn that goes out ends with a discard: required, either way, or not "
-        "allowed. A round laid down only by going out never has one."
+        "allowed. A round laid down only by going out has its own rule."
+    ),
+    "last_round_discard": _l(
+        "In a round laid down only by going out, whether the turn that goes out ends with a "
+        "discard: not allowed (the whole hand is melded), either way, or required."
     ),
     "stock_reshuffles": _l(
         "How often the discards are shuffled into a new stock; when the stock runs out once "

@@ -135,6 +135,11 @@ class ContractRequest(Referee):
         default=None, description="the melds (and `discard`) are the whole hand, going out"
     )
     discard: StrictStr | None = Field(default=None, description="the final discard, one card")
+    from_discard_pile: Cards | None = Field(
+        default=None,
+        description="the cards taken from the discard pile this turn: where the variant says "
+        "so (zioncheck-nl), the one card taken is not the discard",
+    )
 
 
 class LayoffRequest(Referee):

@@ -96,6 +96,7 @@ _EXPECTED: Final[Mapping[str, str]] = {
     "meld": "cards",
     "hand": "cards",
     "melds": "melds",
+    "from_discard_pile": "cards",
 }
 
 
@@ -220,8 +221,16 @@ def _contract(body: schemas.ContractRequest, lang: str | None) -> JSON:
     discard = _discard(body.discard, lang)
     if discard is not None and not going_out:
         raise bad("discard_needs_going_out")
+    taken = _cards(body.from_discard_pile, lang) if body.from_discard_pile else ()
     verdict = check_contract(
-        parsed, variant, number, going_out=going_out, discard=discard, shoe=table.shoe
+        parsed,
+        variant,
+        number,
+        going_out=going_out,
+        discard=discard,
+        from_discard_pile=taken,
+        shoe=table.shoe,
+        players=table.players,
     )
     return verdicts.contract_answer(verdict)
 

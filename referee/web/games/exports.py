@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.game import Game, GameRefused, Round, Step, reason
+from referee.engine.game import Game, GameRefused, Round, Step, reason, table_house_rules
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
 from referee.web.i18n import in_language
@@ -69,10 +69,12 @@ def read_export(data: Any, *, lang: str | None = None) -> tuple[Game, list[Step]
     if not isinstance(data, Mapping):
         raise GameRefused([reason("bad_import", field="data")])
     exported = read_body(ImportedGame, data)
+    # An export from before its variant's table narrowed keeps its size as a house rule.
+    house_rules = table_house_rules(exported.variant, exported.house_rules, len(exported.players))
     start = Game.start(
         exported.variant,
         exported.players,
-        house_rules=exported.house_rules or None,
+        house_rules=house_rules or None,
         first_dealer=exported.first_dealer,
     )
     game, steps = start, []

@@ -7,7 +7,7 @@ Nothing here names a variant: every sentence is chosen by a rule field (`variant
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from flask_babel import gettext, ngettext
@@ -19,6 +19,7 @@ from referee.engine.variants import (
     ContractRuns,
     GoingOutDiscard,
     Scoring,
+    SeedsDiffer,
     ShoeRule,
     Variant,
 )
@@ -136,12 +137,18 @@ def _sequence(cards: Sequence[Card]) -> str:
 def covered_shoes(variant: Variant) -> tuple[ShoeRule, ...]:
     """The shoes of the player counts the variant is played with (what a card covers); a
     table size no shoe rule names plays the last rule's shoe, as `Variant.shoe_for` does."""
-    covered = tuple(
-        rule
-        for rule in variant.shoe
-        if max(rule.min_players, variant.min_players) <= min(rule.max_players, variant.max_players)
-    )
-    return covered or variant.shoe[-1:]
+    return variant.played_shoes
+
+
+def _defaults(variant: Variant, changed: Collection[str] = ()) -> frozenset[str]:
+    """The house rules the card says as defaults ("usually", "unless the table agrees"): what
+    the seed gives that way, unless this table has changed it."""
+    return frozenset(name for name in variant.said_as_defaults if name not in changed)
+
+
+def _house_rule(name: str) -> str:
+    """A house rule named in a sentence: its label in quotes."""
+    return gettext("“%(rule)s”", rule=words.house_rule_label(name))
 
 
 def _run_length(variant: Variant) -> int:
@@ -226,7 +233,8 @@ def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...],
             note = ""
             if variant.last_round_goes_out and variant.is_last_round(number):
                 note = gettext("laid down only by going out")
-            rows.append(Row(cells=(str(number), text, str(variant.deal[number - 1])), note=note))
+            cell = text[:1].upper() + text[1:]  # a cell starts as a line does: "Duas trincas"
+            rows.append(Row(cells=(str(number), cell, str(variant.deal[number - 1])), note=note))
         return head, tuple(rows), tuple(texts)
     head = (gettext("Players"), gettext("Cards dealt"))
     rows = [
@@ -238,22 +246,34 @@ def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...],
 
 
 def _shoe_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...]]:
+    """A row per shoe played, then the shoes for larger tables, which only a house rule
+    (more players) brings in (zioncheck-nl: 2 decks + 2 jokers for more than 5)."""
     head = (gettext("Players"), gettext("Decks"), gettext("Jokers"), gettext("Cards"))
     rows = []
     for rule in covered_shoes(variant):
         low = max(rule.min_players, variant.min_players)
         high = min(rule.max_players, variant.max_players)
-        rows.append(
-            Row(
-                cells=(
-                    _players_range(low, high),
-                    str(rule.decks),
-                    str(rule.jokers),
-                    str(52 * rule.decks + rule.jokers),
+        rows.append(Row(cells=_shoe_cells(rule, low, high)))
+    for rule in variant.shoe:
+        if rule.min_players > variant.max_players:
+            rows.append(
+                Row(
+                    cells=_shoe_cells(rule, rule.min_players, rule.max_players),
+                    note=gettext(
+                        "only as a house rule (%(rule)s)", rule=_house_rule("max_players")
+                    ),
                 )
             )
-        )
     return head, tuple(rows)
+
+
+def _shoe_cells(rule: ShoeRule, low: int, high: int) -> tuple[str, ...]:
+    return (
+        _players_range(low, high),
+        str(rule.decks),
+        str(rule.jokers),
+        str(52 * rule.decks + rule.jokers),
+    )
 
 
 def card_values(variant: Variant) -> tuple[tuple[str, str], ...]:
@@ -287,12 +307,12 @@ def _rank_list(ranks: Sequence[Rank]) -> str:
     return " ".join(parts)
 
 
-def _meld_examples(variant: Variant) -> tuple[Example, ...]:
+def _meld_examples(variant: Variant, defaults: frozenset[str]) -> tuple[Example, ...]:
     return (
         _set_example(variant),
         _run_example(variant),
         *_joker_examples(variant),
-        *_ace_examples(variant),
+        *_ace_examples(variant, defaults),
         _corner_example(variant),
     )
 
@@ -323,8 +343,28 @@ def _set_example(variant: Variant) -> Example:
     if variant.set_suits_distinct:
         caption = gettext("%(rule)s, each of another suit", rule=caption)
     if duplicates and len(set(set_cards)) < len(set_cards):
-        caption = gettext("%(rule)s; with two decks or more a card may appear twice", rule=caption)
+        caption = _copies_words(caption, sorted({rule.decks for rule in covered_shoes(variant)}))
     return Example(cards=set_cards, caption=caption)
+
+
+def _copies_words(caption: str, decks: Sequence[int]) -> str:
+    """A card is there once per deck: "with 2 decks a card may appear twice, with 3 decks
+    three times"."""
+    first, *more = (count for count in decks if count > 1)
+    said = gettext(
+        "%(rule)s; with %(decks)d decks a card may appear %(times)s",
+        rule=caption,
+        decks=first,
+        times=words.times_text(first),
+    )
+    for count in more:
+        said = gettext(
+            "%(said)s, with %(decks)d decks %(times)s",
+            said=said,
+            decks=count,
+            times=words.times_text(count),
+        )
+    return said
 
 
 def _example_run_size(variant: Variant) -> int:
@@ -333,7 +373,9 @@ def _example_run_size(variant: Variant) -> int:
 
 
 def _run_example(variant: Variant) -> Example:
-    run_size = _example_run_size(variant)
+    """A run as short as the variant allows: a contract's longer runs are said with the
+    contract ("1 run of 4"), not as what a run is."""
+    run_size = _run_length(variant)
     return Example(
         cards=tuple(_run(max(1, min(5, 15 - run_size)), run_size, Suit.HEARTS)),
         caption=ngettext(
@@ -363,16 +405,21 @@ def _joker_examples(variant: Variant) -> list[Example]:
     return [Example(cards=tuple(with_joker), caption=caption)]
 
 
-def _ace_examples(variant: Variant) -> list[Example]:
+def _ace_examples(variant: Variant, defaults: frozenset[str]) -> list[Example]:
     low, high = ace_runs(variant)
     if variant.aces is AceRule.HIGH_OR_LOW:
         return [
             Example(cards=tuple(high), caption=gettext("Ace high …")),
             Example(cards=tuple(low), caption=gettext("… or low")),
         ]
+    not_high = (
+        gettext("Not ace high, unless the table agrees")
+        if "aces" in defaults
+        else gettext("Never ace high")
+    )
     return [
         Example(cards=tuple(low), caption=gettext("Ace low")),
-        Example(cards=tuple(high), caption=gettext("Never ace high"), valid=False),
+        Example(cards=tuple(high), caption=not_high, valid=False),
     ]
 
 
@@ -395,7 +442,12 @@ def _turn_steps(variant: Variant) -> tuple[str, ...]:
         )
     else:
         steps.append(gettext("Lay down sets and runs and lay off cards, if you like."))
-    steps.append(gettext("Discard one card face up."))
+    if variant.rediscard_taken_card:
+        steps.append(gettext("Discard one card face up."))
+    else:
+        steps.append(
+            gettext("Discard one card face up, not the card you took from the discard pile.")
+        )
     return tuple(steps)
 
 
@@ -444,6 +496,15 @@ def _brief(variant: Variant) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _unless_agreed(said: str, name: str) -> str:
+    """A default said as one: "…, unless the table agrees otherwise (house rule “…”)"."""
+    return gettext(
+        "%(rule)s So it is usually played; a table may agree otherwise (house rule %(name)s).",
+        rule=said,
+        name=_house_rule(name),
+    )
+
+
 # -- the full rules -----------------------------------------------------------------------------
 
 
@@ -455,7 +516,7 @@ def _section_cards(variant: Variant) -> Section:
                 "Play with 52-card decks and jokers, shuffled together into one stock; the "
                 "table shows how many for each number of players. Duplicate cards are normal."
             )
-            if min(rule.decks for rule in variant.shoe) > 1
+            if min(rule.decks for rule in covered_shoes(variant)) > 1
             else gettext(
                 "Play with one or more 52-card decks and jokers, shuffled together into one "
                 "stock; the table shows how many for each number of players. With two decks "
@@ -535,10 +596,24 @@ def _section_turn(variant: Variant) -> Section:
                 "discarding one card face up."
             )
         )
+    if not variant.rediscard_taken_card:
+        paragraphs.append(
+            gettext(
+                "A card you took from the discard pile may not be discarded again in the same "
+                "turn; if you took several, you may discard one of them."
+            )
+        )
+    if SeedsDiffer.DISCARD_FACE in variant.seeds_differ:
+        paragraphs.append(
+            gettext(
+                "The rule texts differ here: some tables discard face down. We discard face "
+                "up, so everyone sees the card; a table may choose otherwise."
+            )
+        )
     return Section(title=gettext("A turn"), paragraphs=tuple(paragraphs))
 
 
-def _section_melds(variant: Variant) -> Section:
+def _section_melds(variant: Variant, defaults: frozenset[str]) -> Section:
     paragraphs = [
         ngettext(
             "A set is %(num)d or more cards of the same rank.",
@@ -565,15 +640,6 @@ def _section_melds(variant: Variant) -> Section:
             variant.min_run_size,
         )
     )
-    sizes = _contract_run_sizes(variant)
-    if len(sizes) == 1 and min(sizes) != variant.min_run_size:
-        paragraphs.append(
-            ngettext(
-                "A run in a contract needs at least %(num)d card.",
-                "A run in a contract needs at least %(num)d cards.",
-                min(sizes),
-            )
-        )
     low, high = ace_runs(variant)
     if variant.aces is AceRule.HIGH_OR_LOW:
         paragraphs.append(
@@ -581,6 +647,16 @@ def _section_melds(variant: Variant) -> Section:
                 "An ace is high or low in a run: %(low)s and %(high)s both count.",
                 low=_sequence(low),
                 high=_sequence(high),
+            )
+        )
+    elif "aces" in defaults:
+        paragraphs.append(
+            gettext(
+                "An ace is low: %(low)s is a run, %(high)s is not, unless the table agrees "
+                "that aces may be high too (house rule %(name)s).",
+                low=_sequence(low),
+                high=_sequence(high),
+                name=_house_rule("aces"),
             )
         )
     else:
@@ -641,27 +717,7 @@ def _section_jokers(variant: Variant) -> Section:
             )
         )
     if variant.joker_swap_runs or variant.joker_swap_sets:
-        if variant.joker_swap_runs and variant.joker_swap_sets:
-            paragraphs.append(
-                gettext(
-                    "On your turn you may take a joker from a run or a set on the table by "
-                    "putting in the natural card it stands for."
-                )
-            )
-        elif variant.joker_swap_runs:
-            paragraphs.append(
-                gettext(
-                    "On your turn you may take a joker from a run on the table by putting in "
-                    "the natural card it stands for. Jokers in sets stay where they are."
-                )
-            )
-        else:
-            paragraphs.append(
-                gettext(
-                    "On your turn you may take a joker from a set on the table by putting in "
-                    "the natural card it stands for. Jokers in runs stay where they are."
-                )
-            )
+        paragraphs.append(_swap_words(variant))
         if variant.joker_swap_after_earlier_turn:
             paragraphs.append(
                 gettext("You may swap only once your contract has been down since an earlier turn.")
@@ -675,7 +731,43 @@ def _section_jokers(variant: Variant) -> Section:
     return Section(title=gettext("Jokers"), paragraphs=tuple(paragraphs))
 
 
-def _section_contract(variant: Variant) -> Section | None:
+def _swap_words(variant: Variant) -> str:
+    """Where a joker may be taken from: runs, sets or both; anyone's melds or only another
+    player's, for the natural card from the swapper's hand."""
+    if not variant.joker_swap_own_melds:
+        if variant.joker_swap_runs and variant.joker_swap_sets:
+            return gettext(
+                "On your turn you may take a joker from another player's run or set by putting "
+                "in the natural card from your hand that it stands for; never from your own."
+            )
+        if variant.joker_swap_runs:
+            return gettext(
+                "On your turn you may take a joker from another player's run by putting in the "
+                "natural card from your hand that it stands for; never from your own. Jokers "
+                "in sets stay where they are."
+            )
+        return gettext(
+            "On your turn you may take a joker from another player's set by putting in the "
+            "natural card from your hand that it stands for; never from your own. Jokers in "
+            "runs stay where they are."
+        )
+    if variant.joker_swap_runs and variant.joker_swap_sets:
+        return gettext(
+            "On your turn you may take a joker from a run or a set on the table by "
+            "putting in the natural card it stands for."
+        )
+    if variant.joker_swap_runs:
+        return gettext(
+            "On your turn you may take a joker from a run on the table by putting in "
+            "the natural card it stands for. Jokers in sets stay where they are."
+        )
+    return gettext(
+        "On your turn you may take a joker from a set on the table by putting in "
+        "the natural card it stands for. Jokers in runs stay where they are."
+    )
+
+
+def _section_contract(variant: Variant, defaults: frozenset[str]) -> Section | None:
     if not variant.has_contracts:
         return None
     paragraphs = [
@@ -685,6 +777,16 @@ def _section_contract(variant: Variant) -> Section | None:
             "each may be longer than its minimum."
         )
     ]
+    sizes = _contract_run_sizes(variant)
+    if len(sizes) == 1 and min(sizes) != variant.min_run_size:
+        # A run is 3 or more; that the contract asks for 4 is said with the contract.
+        paragraphs.append(
+            ngettext(
+                "A run in a contract needs at least %(num)d card.",
+                "A run in a contract needs at least %(num)d cards.",
+                min(sizes),
+            )
+        )
     if variant.contract_runs is ContractRuns.SUIT_OR_START:
         paragraphs.append(
             gettext(
@@ -694,14 +796,44 @@ def _section_contract(variant: Variant) -> Section | None:
     elif variant.contract_runs is ContractRuns.DIFFERENT_SUITS:
         paragraphs.append(gettext("The runs of one contract must all be in different suits."))
     if variant.last_round_goes_out:
-        paragraphs.append(
-            gettext(
-                "Round %(round)d is laid down only by going out: the whole hand at once, in "
-                "the contract's melds, with no discard.",
-                round=variant.rounds or 0,
-            )
-        )
+        paragraphs.append(_last_round_words(variant, defaults))
     return Section(title=gettext("The contract"), paragraphs=tuple(paragraphs))
+
+
+def _last_round_words(variant: Variant, defaults: frozenset[str]) -> str:
+    """The round laid down only by going out, its final discard as the variant has it; a
+    usual rule said as usual, and where the rule texts differ, which one we took."""
+    number = variant.rounds or 0
+    rule = variant.last_round_discard
+    if rule is GoingOutDiscard.FORBIDDEN:
+        said = gettext(
+            "Round %(round)d is laid down only by going out: the whole hand at once, in "
+            "the contract's melds, with no discard.",
+            round=number,
+        )
+    elif rule is GoingOutDiscard.EITHER:
+        said = gettext(
+            "Round %(round)d is laid down only by going out: the whole hand at once, in the "
+            "contract's melds; a last card may be discarded.",
+            round=number,
+        )
+    else:
+        said = gettext(
+            "Round %(round)d is laid down only by going out: the whole hand at once, in the "
+            "contract's melds and one last discard.",
+            round=number,
+        )
+    if "last_round_goes_out" in defaults:
+        said = _unless_agreed(said, "last_round_goes_out")
+    differ = SeedsDiffer.LAST_ROUND_DISCARD in variant.seeds_differ
+    if differ and rule is GoingOutDiscard.FORBIDDEN:
+        said = gettext(
+            "%(rule)s The rule texts differ here: some tables allow a last discard. We play "
+            "without one; a table may choose otherwise (house rule %(name)s).",
+            rule=said,
+            name=_house_rule("last_round_discard"),
+        )
+    return said
 
 
 def _section_layoffs(variant: Variant) -> Section:
@@ -729,7 +861,7 @@ def _section_layoffs(variant: Variant) -> Section:
     return Section(title=gettext("Laying off"), paragraphs=tuple(paragraphs))
 
 
-def _section_buying(variant: Variant) -> Section:
+def _section_buying(variant: Variant, defaults: frozenset[str]) -> Section:
     if not variant.buying:
         paragraphs = (
             gettext("No buying: only the player whose turn it is takes from the discard pile."),
@@ -759,12 +891,11 @@ def _section_buying(variant: Variant) -> Section:
         said.append(
             gettext("The buyer takes only the discard, with no penalty card, and no extra turn.")
         )
-    said.append(
-        gettext(
-            "Each player may buy at most %(times)s per round.",
-            times=words.times_text(variant.buy_limit),
-        )
+    limit = gettext(
+        "Each player may buy at most %(times)s per round.",
+        times=words.times_text(variant.buy_limit),
     )
+    said.append(_unless_agreed(limit, "buy_limit") if "buy_limit" in defaults else limit)
     if variant.buy_before_contract_only and variant.has_contracts:
         said.append(gettext("Once your contract is down, you may not buy any more."))
     return Section(title=gettext("Buying"), paragraphs=tuple(said))
@@ -795,13 +926,29 @@ def _going_out_words(variant: Variant) -> list[str]:
                 "with a discard. Going out ends the round at once."
             )
         )
-    if variant.last_round_goes_out and rule is not GoingOutDiscard.FORBIDDEN and variant.rounds:
-        paragraphs.append(
-            gettext(
-                "In round %(round)d you go out without a discard: the whole hand is melded.",
-                round=variant.rounds,
+    last = variant.last_round_discard
+    if variant.last_round_goes_out and last is not rule and variant.rounds:
+        if last is GoingOutDiscard.FORBIDDEN:
+            paragraphs.append(
+                gettext(
+                    "In round %(round)d you go out without a discard: the whole hand is melded.",
+                    round=variant.rounds,
+                )
             )
-        )
+        elif last is GoingOutDiscard.EITHER:
+            paragraphs.append(
+                gettext(
+                    "In round %(round)d a last discard is allowed, not needed.",
+                    round=variant.rounds,
+                )
+            )
+        else:
+            paragraphs.append(
+                gettext(
+                    "In round %(round)d, too, you go out with one last discard.",
+                    round=variant.rounds,
+                )
+            )
     return paragraphs
 
 
@@ -844,7 +991,7 @@ def _section_going_out(variant: Variant) -> Section:
     return Section(title=gettext("Going out"), paragraphs=tuple(paragraphs))
 
 
-def _section_scoring(variant: Variant) -> Section:
+def _section_scoring(variant: Variant, defaults: frozenset[str]) -> Section:
     paragraphs = []
     if variant.scoring is Scoring.PENALTY:
         paragraphs.append(
@@ -885,13 +1032,21 @@ def _section_scoring(variant: Variant) -> Section:
                     times=words.multiplier_text(variant.rummy_multiplier),
                 )
             )
-        paragraphs.append(
-            gettext(
+        if "target" in defaults:
+            ends = gettext(
+                "The game ends with the deal in which someone reaches %(target)d points, or "
+                "another score the table agrees on (house rule %(name)s); the highest total "
+                "wins.",
+                target=variant.target or 0,
+                name=_house_rule("target"),
+            )
+        else:
+            ends = gettext(
                 "The game ends with the deal in which someone reaches %(target)d points; the "
                 "highest total wins.",
                 target=variant.target or 0,
             )
-        )
+        paragraphs.append(ends)
         if variant.tie_break_last_round:
             paragraphs.append(
                 gettext(
@@ -904,17 +1059,17 @@ def _section_scoring(variant: Variant) -> Section:
     return Section(title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs))
 
 
-def _sections(variant: Variant) -> tuple[Section, ...]:
+def _sections(variant: Variant, defaults: frozenset[str]) -> tuple[Section, ...]:
     sections = [
         _section_cards(variant),
         _section_turn(variant),
-        _section_melds(variant),
-        _section_contract(variant),
+        _section_melds(variant, defaults),
+        _section_contract(variant, defaults),
         _section_jokers(variant),
         _section_layoffs(variant),
-        _section_buying(variant),
+        _section_buying(variant, defaults),
         _section_going_out(variant),
-        _section_scoring(variant),
+        _section_scoring(variant, defaults),
     ]
     return tuple(section for section in sections if section is not None)
 
@@ -923,6 +1078,7 @@ def _sections(variant: Variant) -> tuple[Section, ...]:
 def build_rulebook(table: TableRules, lang: str) -> Rulebook:
     """The variant's rules (with the table's house rules) in `lang`."""
     variant = table.variant
+    defaults = _defaults(variant, table.changed)
     contract_head, contract_rows, contract_words = _contract_table(variant)
     shoe_head, shoe_rows = _shoe_table(variant)
     return Rulebook(
@@ -936,10 +1092,10 @@ def build_rulebook(table: TableRules, lang: str) -> Rulebook:
         shoe_head=shoe_head,
         shoe_rows=shoe_rows,
         values=card_values(variant),
-        meld_examples=_meld_examples(variant),
+        meld_examples=_meld_examples(variant, defaults),
         turn_steps=_turn_steps(variant),
         brief=_brief(variant),
-        sections=_sections(variant),
+        sections=_sections(variant, defaults),
         house_rules=tuple(
             (words.house_rule_label(name), words.house_rule_value(name, getattr(variant, name)))
             for name in table.changed

@@ -22,6 +22,7 @@ from referee.engine.layoffs import (
     check_joker_swap,
     check_layoff,
     layoff_waits_for_contract,
+    swap_asks_whose_meld,
     swap_waits_for_contract,
 )
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
@@ -46,6 +47,8 @@ DEFAULT_VARIANT = "contract"
 MAX_FIELD = 2000  # characters in one field; far more than any hand
 #: The answers to "when did your own contract go down?", as the query writes them.
 CONTRACT_DOWN: tuple[str, ...] = tuple(when.value for when in ContractDown)
+#: The answers to "whose meld is the joker in?" (a joker swap), as the query writes them.
+WHOSE_MELD: tuple[str, ...] = ("own", "other")
 _MELD_BREAK = re.compile(r"\r?\n|\|")
 
 
@@ -109,6 +112,7 @@ class Context:
     game: Game | None = None
     game_id: str = ""
     shoe: ShoeRule | None = None  # the open game's, when the check is of its variant
+    players: int | None = None  # the open game's table size, when the check is of its variant
 
     @property
     def variant(self) -> Variant:
@@ -224,6 +228,7 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
         game=game,
         game_id=game_id,
         shoe=shoe,
+        players=len(game.players) if game is not None and same_game else None,
     )
     return context, 400 if 400 in (table_status, round_status) else status
 
@@ -236,6 +241,17 @@ def timing_matters(check: str, variant: Variant) -> bool:
     if check == "swap":
         return swap_waits_for_contract(variant)
     return False
+
+
+def whose_meld_matters(check: str, variant: Variant) -> bool:
+    """Whether this check asks whose meld the joker is in (a swap where that decides it)."""
+    return check == "swap" and swap_asks_whose_meld(variant)
+
+
+def taken_card_matters(context: Context) -> bool:
+    """Whether a going-out check asks which cards came from the discard pile this turn (a
+    variant where the one card taken may not be the discard)."""
+    return discard_allowed(context) and not context.variant.rediscard_taken_card
 
 
 def discard_allowed(context: Context) -> bool:
@@ -261,16 +277,18 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     notation = notation if notation in LOCAL_RANK_LETTERS else lang
     errors: dict[str, list[str]] = {}
     context, status = read_context(args, errors)
-    names = ("cards", "melds", "meld", "card", "hand", "discard")
+    names = ("cards", "melds", "meld", "card", "hand", "discard", "from_discard_pile")
     values = {name: _text(args, name) for name in names}
     outcome = Outcome(check, context, values, notation=lang, errors=errors, status=status)
     going_out = _text(args, "going_out") in ("1", "on", "true", "y", "yes")
     outcome.values["going_out"] = "1" if going_out else ""
     when = _text(args, "contract_down")
     outcome.values["contract_down"] = when if when in CONTRACT_DOWN else ""
+    whose = _text(args, "whose_meld")
+    outcome.values["whose_meld"] = whose if whose in WHOSE_MELD else ""
 
     wanted = CARD_FIELDS[check]
-    optional = ("discard",) if check == "contract" and going_out else ()
+    optional = ("discard", "from_discard_pile") if check == "contract" and going_out else ()
     parsed = _parse_fields((*wanted, *optional), values, notation, outcome.errors)
     if notation != lang and not any(name in outcome.errors for name in wanted):
         _rewrite_in(lang, parsed, values)
@@ -285,6 +303,7 @@ def run_check(args: Mapping[str, Any], lang: str) -> Outcome:
     asked = Asked(
         going_out=going_out,
         contract_down=ContractDown(when) if when in CONTRACT_DOWN else None,
+        own_meld={"own": True, "other": False}.get(whose),
     )
     try:
         outcome.verdict = _RUNNERS[check](parsed, context, asked)
@@ -335,6 +354,7 @@ def _field_label(name: str) -> str:
         "card": gettext("Card from the hand"),
         "hand": gettext("Hand"),
         "discard": gettext("Last discard"),
+        "from_discard_pile": gettext("Taken from the discard pile"),
     }
     return labels[name]
 
@@ -344,10 +364,12 @@ def _field_label(name: str) -> str:
 
 @dataclass(frozen=True)
 class Asked:
-    """What the page was told beside the cards: going out, when the contract went down."""
+    """What the page was told beside the cards: going out, when the contract went down, and
+    (a joker swap) whether the meld is the player's own."""
 
     going_out: bool = False
     contract_down: ContractDown | None = None
+    own_meld: bool | None = None
 
 
 def _conditions(conditions: Sequence[Violation]) -> list[str]:
@@ -450,7 +472,9 @@ def _check_contract(parsed: Mapping[str, Any], context: Context, asked: Asked) -
         context.round,
         going_out=going_out,
         discard=discard,
+        from_discard_pile=parsed.get("from_discard_pile", ()) if discard else (),
         shoe=context.shoe,
+        players=context.players,
     )
     views = []
     for index, meld in enumerate(verdict.melds):
@@ -513,6 +537,7 @@ def _check_swap(parsed: Mapping[str, Any], context: Context, asked: Asked) -> Ve
         card,
         context.variant,
         contract_down=asked.contract_down,
+        own_meld=asked.own_meld,
         shoe=context.shoe,
     )
     if verdict.valid:
@@ -533,7 +558,9 @@ def _check_swap(parsed: Mapping[str, Any], context: Context, asked: Asked) -> Ve
     view = meld_view(table, verdict.violations, gettext("The meld on the table"))
     view.valid = False
     headline = gettext("This joker swap is not allowed.")
-    if verdict.meld.valid:  # the card fits: only the timing is wrong
+    if any(v.code == "swap_from_own_meld" for v in verdict.violations):
+        headline = gettext("A joker may be swapped only out of another player's meld.")
+    elif verdict.meld.valid:  # the card fits: only the timing is wrong
         headline = gettext("The card fits, but the joker may not be swapped yet.")
     return Verdict("swap", False, headline, melds=[view])
 
@@ -542,9 +569,7 @@ def _check_solve(parsed: Mapping[str, Any], context: Context, _asked: Asked) -> 
     from referee.engine.solver import solve
 
     hand = parsed["hand"]
-    game = context.game
-    players = len(game.players) if game is not None and game.variant == context.variant else None
-    verify_hand_size(len(hand), context.variant, context.round or 1, players)
+    verify_hand_size(len(hand), context.variant, context.round or 1, context.players)
     outside = shoe_violations(hand, context.variant, context.shoe)
     if outside:  # a hand this shoe cannot deal: nothing to search
         view = meld_view(MeldVerdict(hand, (), tuple(outside)), title=gettext("Hand"))

@@ -19,7 +19,16 @@ from referee.web.i18n import current_language
 from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
 
 from . import bp
-from .checks import CARD_FIELDS, CHECKS, Outcome, discard_allowed, run_check, timing_matters
+from .checks import (
+    CARD_FIELDS,
+    CHECKS,
+    Outcome,
+    discard_allowed,
+    run_check,
+    taken_card_matters,
+    timing_matters,
+    whose_meld_matters,
+)
 
 VERDICT_TARGET = "verdict"
 
@@ -41,6 +50,11 @@ def timing_choices() -> list[tuple[str, str]]:
         ("this_turn", gettext("This turn")),
         ("earlier_turn", gettext("Earlier")),
     ]
+
+
+def whose_meld_choices() -> list[tuple[str, str]]:
+    """The answers to "whose meld is the joker in?" in words."""
+    return [("other", gettext("Another player's")), ("own", gettext("My own"))]
 
 
 def context_args(outcome: Outcome) -> dict[str, Any]:
@@ -65,10 +79,16 @@ def share_url(outcome: Outcome) -> str:
         args["going_out"] = "1"
         if outcome.values.get("discard", "").strip():
             args["discard"] = outcome.values["discard"]
+        if outcome.values.get("from_discard_pile", "").strip():
+            args["from_discard_pile"] = outcome.values["from_discard_pile"]
     if timing_matters(outcome.check, outcome.context.variant) and outcome.values.get(
         "contract_down"
     ):
         args["contract_down"] = outcome.values["contract_down"]
+    if whose_meld_matters(outcome.check, outcome.context.variant) and outcome.values.get(
+        "whose_meld"
+    ):
+        args["whose_meld"] = outcome.values["whose_meld"]
     args["notation"] = outcome.notation
     args["lang"] = current_language()
     return url_for("refereeing.index", **external_values(), **args)
@@ -89,6 +109,10 @@ def _page_words(outcome: Outcome) -> dict[str, Any]:
         ],
         "check_labels": check_labels(),
         "timing_choices": timing_choices() if timing_matters(outcome.check, variant) else [],
+        "taken_card_matters": taken_card_matters(outcome.context),
+        "whose_meld_choices": (
+            whose_meld_choices() if whose_meld_matters(outcome.check, variant) else []
+        ),
     }
 
 
