@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, Flask, Response, abort, g, redirect, request, url_for
@@ -12,11 +11,12 @@ from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from referee.web import resources
 from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
 
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
 AREAS = ("core", "api", "games", "refereeing", "printing", "clubs")
-TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
+TRANSLATIONS_ROOT = resources.TRANSLATIONS
 COOKIE_NAME = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
