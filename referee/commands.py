@@ -178,7 +178,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
             file=err,
         )
     err.flush()
-    config = str(resources.ROOT / "deploy" / "gunicorn.conf.py")
+    config = str(resources.DEPLOY / "gunicorn.conf.py")
     argv = [sys.executable, "-m", "gunicorn", "-c", config, "referee.web:create_app()"]
     os.execve(sys.executable, argv, environ)
     return EXIT_OK  # pragma: no cover - execve does not return
