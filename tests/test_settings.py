@@ -80,7 +80,7 @@ def test_a_file_that_cannot_be_read_or_is_empty_is_refused_by_name(tmp_path: Pat
     with pytest.raises(SettingError, match=f"SECRET_KEY_FILE: cannot read {missing}: No such"):
         settings.secret({"SECRET_KEY_FILE": str(missing)}, "SECRET_KEY")
     (tmp_path / "empty").write_text("\n")
-    with pytest.raises(SettingError, match="DATABASE_URL_FILE: .*empty is empty"):
+    with pytest.raises(SettingError, match=r"DATABASE_URL_FILE: .*empty is empty"):
         settings.secret({"DATABASE_URL_FILE": str(tmp_path / "empty")}, "DATABASE_URL")
     (tmp_path / "binary").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(SettingError, match="not UTF-8 text"):

@@ -72,7 +72,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     )  # fmt: skip
     site = subprocess.run(
         [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     (Path(site) / "dependencies-from-the-dev-venv.pth").write_text(
         sysconfig.get_paths()["purelib"] + "\n"
