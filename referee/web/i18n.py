@@ -102,13 +102,13 @@ def way_back() -> str:
     referrer = urlsplit(request.referrer or "")
     if referrer.netloc == request.host and referrer.path.startswith("/"):
         return referrer.path + (f"?{referrer.query}" if referrer.query else "")
-    return "/"
+    return url_for("games.index")
 
 
 def language_switch_url(code: str) -> str:
     """A link that switches to `code` and comes back here (the `lang` argument left out)."""
     args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
-    here = request.path + (f"?{urlencode(args)}" if args else "")
+    here = request.script_root + request.path + (f"?{urlencode(args)}" if args else "")
     return url_for("i18n.set_language", code=code, next=here)
 
 

@@ -143,8 +143,8 @@ def _operation(op: Operation, refs: Mapping[tuple[type[BaseModel], JsonSchemaMod
     return data
 
 
-def document(version: str) -> JSON:
-    """The whole OpenAPI 3.1 document."""
+def document(version: str, server: str = "/") -> JSON:
+    """The whole OpenAPI 3.1 document; `server` is where /api/v1 is (a sub-path: "/rummy")."""
     refs, definitions = _schemas()
     paths: JSON = {}
     for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
@@ -157,7 +157,7 @@ def document(version: str) -> JSON:
             "description": "Check melds, contracts, lay-offs and hands; keep a game's score. "
             "Every answer is JSON, errors included; messages come in the request's `lang`.",
         },
-        "servers": [{"url": "/"}],
+        "servers": [{"url": server}],
         "tags": [
             {"name": "referee", "description": "The rules: verdicts on cards"},
             {"name": "games", "description": "Keeping a game's score"},

@@ -154,7 +154,7 @@ def solve() -> ResponseReturnValue:
 @bp.get("/openapi.json")
 def openapi() -> ResponseReturnValue:
     """The OpenAPI 3.1 description of every call of /api/v1."""
-    response: Response = jsonify(document(app_version()))
+    response: Response = jsonify(document(app_version(), request.script_root or "/"))
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
 

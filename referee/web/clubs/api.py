@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
@@ -97,7 +97,7 @@ def create() -> ResponseReturnValue:
         }
     )
     response.status_code = 201
-    response.headers["Location"] = f"/api/v1/clubs/{club.id}"
+    response.headers["Location"] = url_for("clubs_api.read", club_id=club.id)
     return response
 
 
@@ -180,5 +180,5 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
     )
     response.status_code = 201
     response.set_etag(f"g{stored.game.version}-{current_language()}")
-    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    response.headers["Location"] = url_for("games_api.read", game_id=stored.id)
     return response

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.engine.game import Game, GameRefused, Reason, reason
@@ -162,7 +162,7 @@ def create() -> ResponseReturnValue:
         view_url=view_url(stored.id, external=True),
         edit_url=edit_url(stored.id, token, external=True),
     )
-    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    response.headers["Location"] = url_for("games_api.read", game_id=stored.id)
     return response
 
 
