@@ -41,7 +41,9 @@ def add_commands(verbs: Any) -> None:
         "the user's data folder)",
     )
     serve = verbs.add_parser(
-        "serve", parents=[data], help="serve the app with gunicorn (SQLite in the data folder)"
+        "serve",
+        parents=[data],
+        help="serve the app with gunicorn (SQLite in the data folder, or DATABASE_URL)",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
