@@ -130,7 +130,7 @@ def _backup_or_restore(args: argparse.Namespace, err: TextIO) -> int:
 
 def _warm(args: argparse.Namespace, err: TextIO) -> int:
     from referee.engine.variants import VARIANTS
-    from referee.web.i18n import LANGUAGES
+    from referee.web.core.languages import LANGUAGES
     from referee.web.printing.cache import pdf_cache, warm
 
     app = _app(_instance(args))
