@@ -1,11 +1,10 @@
 """The WSGI entry point: `flask --app wsgi run` or `gunicorn wsgi:app`.
 
-RUMMY_INSTANCE_PATH puts the instance folder (SQLite file, secret key, PDF cache) elsewhere,
-e.g. /var/lib/rummy-referee under systemd.
+The data folder (SQLite file, secret key, PDF cache) is `RUMMY_INSTANCE_PATH`, e.g.
+/var/lib/rummy-referee under systemd, else `instance/` here: `referee.web.settings` reads it,
+for the command line (`rummy-referee backup` ...) too.
 """
-
-import os
 
 from referee.web import create_app
 
-app = create_app(instance_path=os.environ.get("RUMMY_INSTANCE_PATH") or None)
+app = create_app()

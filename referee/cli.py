@@ -16,8 +16,9 @@ read (the reason on stderr). `--players` fixes the shoe (default: the variant's 
         --from-discard-pile 4C "7H 7S 7D" "9C 9D 9S"
     python -m referee layoff --contract-down this_turn "4C 5C 6C 7C" 8C
     python -m referee meld --players 4 7H 7H 7H
-    rummy-referee backup games.json       # every game of DATABASE_URL's database
-    rummy-referee restore games.json      # into an empty one
+
+The console script `rummy-referee` is the same command line; it also serves the app and keeps
+its data (`serve`, `backup`, `restore`, `pdf-warm`: `referee.commands`).
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from flask_babel import gettext, ngettext
+
+from referee import commands
 
 EXIT_VALID = 0
 EXIT_INVALID = 1
@@ -55,9 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     with_round = argparse.ArgumentParser(add_help=False)
     with_round.add_argument("--round", help="round number (1 = the first contract)")
 
+    console_script = Path(sys.argv[0]).name.startswith("rummy-referee")
     parser = argparse.ArgumentParser(
-        prog="python -m referee",
-        description="Rummy Referee: check melds, contracts, lay-offs and hands.",
+        prog="rummy-referee" if console_script else "python -m referee",
+        description="Rummy Referee: check melds, contracts, lay-offs and hands; "
+        "serve the app and keep its data.",
     )
     verbs = parser.add_subparsers(dest="call", required=True, metavar="CALL")
     meld = verbs.add_parser("meld", parents=[common], help="is this a set or a run?")
@@ -94,12 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         help="when the contract can't be met, also name the cards it is missing",
     )
     solve.add_argument("hand", nargs="+", help="the cards in the hand")
-    backup = verbs.add_parser(
-        "backup", help="write every game of DATABASE_URL's database to FILE as JSON"
-    )
-    backup.add_argument("file", help='where to write it ("-": standard output)')
-    restore = verbs.add_parser("restore", help="restore a backup into an empty database")
-    restore.add_argument("file", help='the backup ("-": standard input)')
+    commands.add_commands(verbs)
     return parser
 
 
@@ -210,8 +211,8 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = _parser().parse_args(argv)
-    if args.call in ("backup", "restore"):
-        return _operate(args.call, args.file, err)
+    if args.call in commands.NAMES:
+        return commands.run(args, err)
 
     from flask_babel import force_locale
 
@@ -235,25 +236,6 @@ def main(
         else:
             print(render(args.call, body, answer), file=out)
     return _exit_status(args.call, answer)
-
-
-def _operate(call: str, path: str, err: TextIO) -> int:
-    """`backup FILE` or `restore FILE` on the database the environment names (DATABASE_URL)."""
-    from referee.web import create_app
-    from referee.web.backup import BackupError, backup_to, restore_from
-    from referee.web.database import database
-
-    app = create_app()
-    try:
-        counts = backup_to(app, path) if call == "backup" else restore_from(app, path)
-    except (BackupError, OSError) as error:
-        print(f"{call}: {error}", file=err)
-        return EXIT_BAD_INPUT
-    finally:
-        database(app).dispose()
-    said = ", ".join(f"{name} {count}" for name, count in counts.items())
-    print(f"{'backed up' if call == 'backup' else 'restored'}: {said}", file=err)
-    return EXIT_VALID
 
 
 def _dumps(data: Any) -> str:

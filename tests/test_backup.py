@@ -183,3 +183,90 @@ def test_the_command_line_says_what_went_wrong(
     assert main(["restore", str(tmp_path / "bad.json")]) == 2
     assert "not JSON" in capsys.readouterr().err
     assert main(["restore", str(tmp_path / "missing.json")]) == 2
+
+
+# -- the data folder: read as wsgi.py reads it (issue 23) ---------------------------------------
+
+
+@pytest.fixture
+def no_database_settings(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The command line with only a data folder: SQLite in it, the secret key kept there."""
+    for name in ("DATABASE_URL", "DATABASE_URL_FILE", "SECRET_KEY", "SECRET_KEY_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def _served_in(folder: Path) -> list[dict[str, Any]]:
+    """Games played in the app whose data folder is `folder`, as wsgi.py would build it."""
+    served = create_app({"TESTING": True}, instance_path=str(folder))
+    try:
+        return _play(served.test_client())
+    finally:
+        database(served).dispose()
+
+
+def test_backup_and_restore_read_the_data_folder_from_rummy_instance_path(
+    tmp_path: Path, no_database_settings: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    games = _served_in(tmp_path / "served")
+    no_database_settings.setenv("RUMMY_INSTANCE_PATH", str(tmp_path / "served"))
+    backup = tmp_path / "backup.json"
+    assert main(["backup", str(backup)]) == 0
+    assert len(json.loads(backup.read_text())["tables"]["games"]["rows"]) == len(games)
+    assert str(tmp_path / "served" / "rummy.sqlite3") in capsys.readouterr().err
+
+    no_database_settings.setenv("RUMMY_INSTANCE_PATH", str(tmp_path / "new"))
+    assert main(["restore", str(backup)]) == 0
+    assert str(tmp_path / "new" / "rummy.sqlite3") in capsys.readouterr().err
+    restored = create_app({"TESTING": True}, instance_path=str(tmp_path / "new"))
+    try:
+        answer = restored.test_client().get(f"/api/v1/games/{games[0]['id']}")
+        assert answer.status_code == 200 and answer.get_json()["players"] == ["Ann", "Bo", "Cy"]
+    finally:
+        database(restored).dispose()
+
+    # --data names the folder too, and wins over the environment.
+    again = tmp_path / "again.json"
+    assert main(["backup", "--data", str(tmp_path / "served"), str(again)]) == 0
+    assert json.loads(again.read_text())["tables"] == json.loads(backup.read_text())["tables"]
+
+
+def test_backup_refuses_a_database_it_would_create(
+    tmp_path: Path, no_database_settings: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """The old command built the app without the data folder: it made a new SQLite file,
+    backed up its empty tables and exited 0. Now nothing is made and the exit says so."""
+    _served_in(tmp_path / "served")
+    elsewhere = tmp_path / "not-the-data-folder"
+    no_database_settings.setenv("RUMMY_INSTANCE_PATH", str(elsewhere))
+    backup = tmp_path / "backup.json"
+    assert main(["backup", str(backup)]) == 2
+    said = capsys.readouterr().err
+    assert f"there is no database at {elsewhere / 'rummy.sqlite3'}" in said
+    assert "RUMMY_INSTANCE_PATH" in said
+    assert not elsewhere.exists() and not backup.exists()
+
+    # A file that is there but was never served (no schema): refused as well.
+    elsewhere.mkdir()
+    (elsewhere / "rummy.sqlite3").touch()
+    assert main(["backup", str(backup)]) == 2
+    assert "holds no Rummy Referee tables" in capsys.readouterr().err
+    assert (elsewhere / "rummy.sqlite3").stat().st_size == 0 and not backup.exists()
+
+
+def test_backup_refuses_an_empty_postgresql_database(
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    no_database_settings: pytest.MonkeyPatch,
+    capsys: Any,
+) -> None:
+    url = _empty_database("postgresql", tmp_path, request)
+    no_database_settings.setenv("DATABASE_URL", url)
+    assert main(["backup", str(tmp_path / "backup.json")]) == 2
+    assert "holds no Rummy Referee tables" in capsys.readouterr().err
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo) as connection:
+        tables = connection.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+        ).fetchone()
+    assert tables == (0,)  # not migrated by the refused backup

@@ -25,14 +25,13 @@ from . import (
     metrics,
     offline,
     picker,
+    resources,
     security,
     settings,
     theme,
 )
 from .core.languages import DEFAULT_LANGUAGE
 from .extensions import babel, compress, csrf
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def create_app(
@@ -41,15 +40,17 @@ def create_app(
     """Build the app: settings, extensions, blueprints, rate limits, error pages and security
     headers.
 
-    Settings come from the environment (SECRET_KEY, DATABASE_URL, and those `settings.py` reads:
-    hosting's, PDF_CACHE_MAX_MB, the rate limits); `test_config` overrides them.
+    Settings come from the environment (those `settings.py` reads: the data folder, SECRET_KEY,
+    DATABASE_URL or their `_FILE`s, hosting's, PDF_CACHE_MAX_MB, the rate limits);
+    `test_config` overrides them. `instance_path` is the data folder (default:
+    `settings.instance_path`).
     """
     app = Flask(
         __name__,
-        instance_path=instance_path,
+        instance_path=instance_path or settings.instance_path(os.environ),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(resources.TEMPLATES),
+        static_folder=str(resources.STATIC),
     )
     os.makedirs(app.instance_path, exist_ok=True)
 
@@ -68,11 +69,11 @@ def create_app(
     if test_config is not None:
         app.config.from_mapping(test_config)
     if "DATABASE_URL" not in app.config:
-        default = f"sqlite:///{Path(app.instance_path) / 'rummy.sqlite3'}"
-        app.config["DATABASE_URL"] = os.environ.get("DATABASE_URL") or default
+        app.config["DATABASE_URL"] = settings.database_url(os.environ, app.instance_path)
     app.config["DATABASE_URL"] = database.normalize_url(app.config["DATABASE_URL"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret_key(app)
+        found = settings.secret(os.environ, "SECRET_KEY")
+        app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
     from . import api, clubs, games, printing, refereeing
     from .clubs.api import api_bp as clubs_api_bp

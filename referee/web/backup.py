@@ -21,7 +21,9 @@ from typing import IO, Any, Final
 import click
 from flask import Flask
 from flask.cli import with_appcontext
-from sqlalchemy import Connection, Engine, MetaData, Table, func, select, text
+from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, func, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.types import Date, DateTime
 
 from .database import VERSION_TABLE, database, make_engine, migrate_to, schema_revision
@@ -171,8 +173,32 @@ def _opened(path: str, mode: str) -> Iterator[IO[str]]:
         yield handle
 
 
+def check_source(url: str) -> None:
+    """Refuse to back up a database that holds nothing of ours: the command would make it
+    (an SQLite file that is not there: the data folder is another), or it was never served."""
+    parsed = make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
+        raise BackupError(
+            f"there is no database at {parsed.database or shown}: name the data folder "
+            "(--data or RUMMY_INSTANCE_PATH) or the database (DATABASE_URL) the app uses"
+        )
+    engine = create_engine(url)  # not the app's: that one would migrate the database first
+    try:
+        with engine.connect() as conn:
+            revision = schema_revision(conn)
+    except SQLAlchemyError as error:
+        reason = getattr(error, "orig", None) or error  # the driver's words, without the SQL
+        raise BackupError(f"cannot read the database at {shown}: {reason}") from None
+    finally:
+        engine.dispose()
+    if revision is None:
+        raise BackupError(f"the database at {shown} holds no Rummy Referee tables: nothing to save")
+
+
 def backup_to(app: Flask, path: str) -> dict[str, int]:
     """Back up the app's database to `path` ("-": standard output), written aside then moved."""
+    check_source(database(app).url)
     engine = database(app).engine
     if path == "-":
         return dump(engine, sys.stdout)

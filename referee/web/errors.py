@@ -120,7 +120,7 @@ def handle_csrf_error(error: CSRFError) -> ResponseReturnValue:
         status=400,
         title=gettext("Please send the form again"),
         message=message,
-        action=request.full_path.rstrip("?"),
+        action=request.script_root + request.full_path.rstrip("?"),
         kept=kept,
     )
     return _for_htmx(Response(page, status=400))

@@ -5,8 +5,10 @@ no caching of anything that carries an edit token, and logs that never show one.
   and `PREFERRED_URL_SCHEME` when they are set; otherwise only a `Host` in `TRUSTED_HOSTS`
   is answered at all (Flask refuses any other with a 400), so a link is never built from
   whatever host a request claims. With neither set, only this machine's own names are trusted.
-- `PROXY_FIX=N` trusts N proxies' `X-Forwarded-For/-Proto/-Host` (Werkzeug's ProxyFix): behind
-  nginx with TLS, `request.is_secure` is then true and cookies go out `Secure`.
+- `PROXY_FIX=N` trusts N proxies' `X-Forwarded-For/-Proto/-Host/-Prefix` (Werkzeug's ProxyFix):
+  behind nginx with TLS, `request.is_secure` is then true and cookies go out `Secure`; served
+  under a sub-path (`https://host/rummy/`), the proxy names it in `X-Forwarded-Prefix` and
+  every link, redirect and QR code carries it (deploy/nginx-rummy-referee-subpath.conf).
 - A response to a request that carries an edit token (in its path or as a bearer token), or
   one a view marks with `keep_private()`, is `Cache-Control: no-store`.
 - `redact(text)` takes the tokens out of a request line or path: the development server's log
@@ -75,7 +77,7 @@ def configure(app: Flask) -> None:
     proxies = int(app.config.get("PROXY_FIX") or 0)
     if proxies > 0:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies
         )
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import ParamSpec, TypeVar
 from urllib.parse import urlencode, urlsplit
 
@@ -33,11 +32,12 @@ from flask_babel import force_locale, get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from referee.web import resources
 from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
 
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
 AREAS = ("core", "api", "games", "refereeing", "printing", "clubs")
-TRANSLATIONS_ROOT = Path(__file__).resolve().parents[2] / "translations"
+TRANSLATIONS_ROOT = resources.TRANSLATIONS
 COOKIE_NAME = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 #: Paths that keep their own default language (SPEC: the API answers in English).
@@ -158,13 +158,13 @@ def way_back() -> str:
     referrer = urlsplit(request.referrer or "")
     if referrer.netloc == request.host and referrer.path.startswith("/"):
         return referrer.path + (f"?{referrer.query}" if referrer.query else "")
-    return "/"
+    return url_for("games.index")
 
 
 def language_switch_url(code: str) -> str:
     """A link that switches to `code` and comes back here (the `lang` argument left out)."""
     args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
-    here = request.path + (f"?{urlencode(args)}" if args else "")
+    here = request.script_root + request.path + (f"?{urlencode(args)}" if args else "")
     return url_for("i18n.set_language", code=code, next=here)
 
 

@@ -1,5 +1,6 @@
-"""The installable app and its life without signal: the web app manifest, the service worker at
-`/` scope, and the page shown for an address never opened before while offline.
+"""The installable app and its life without signal: the web app manifest, the service worker
+whose scope is the whole app (`/`, or the sub-path it is served under), and the page shown for
+an address never opened before while offline.
 
 The service worker (templates/offline/sw.js) precaches the app shell named here, keeps every
 game and rule page a phone opens (network first), and replays the outbox of writes made
@@ -90,7 +91,7 @@ def manifest() -> ResponseReturnValue:
         ),
         "lang": current_language(),
         "start_url": url_for("games.index"),
-        "scope": "/",
+        "scope": url_for("games.index"),
         "display": "standalone",
         "theme_color": THEME_COLOR,
         "background_color": "#ffffff",
@@ -103,12 +104,13 @@ def manifest() -> ResponseReturnValue:
 
 @bp.get("/sw.js")
 def service_worker() -> ResponseReturnValue:
-    """The service worker, at the site's root so that its scope is every page."""
+    """The service worker, at the app's root so that its scope is every page of the app."""
     shell = [url_for("static", filename=name) for name in SHELL]
     shell += [url_for("offline.page"), url_for("offline.page", needs="server")]
     script = render_template(
         "offline/sw.js",
         version=shell_digest(),
+        root=request.script_root,
         shell=json.dumps(shell),
         core=url_for("static", filename="js/outbox-core.js"),
         idb=url_for("static", filename="js/idb-8.0.4.min.js"),

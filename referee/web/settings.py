@@ -1,5 +1,12 @@
-"""The settings the environment gives, read in one place by `create_app` (README: Configuration).
+"""The settings the environment gives, each read in one place for `wsgi.py`, `create_app` and
+the command line alike (README: Configuration).
 
+- The data folder (Flask's instance folder: the SQLite file, the secret key, the PDF cache):
+  `--data` on the command line, else `RUMMY_INSTANCE_PATH`, else `instance/` at the top of a
+  checkout, else the user's data folder as the platform has it (platformdirs: e.g.
+  `~/.local/share/rummy-referee` on Linux) for an app installed from a wheel.
+- `DATABASE_URL` and `SECRET_KEY`, or `DATABASE_URL_FILE` and `SECRET_KEY_FILE` naming a file
+  that holds the value (the container convention: a mounted secret); never both.
 - hosting's: SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX (`hosting.py`);
 - PDF_CACHE_MAX_MB: the most the PDF cache keeps on disk, in megabytes (`printing/cache.py`);
 - the rate limits (`limits.py`): RATELIMIT_ENABLED (0 turns them off), RATELIMIT_STORAGE_URI
@@ -7,19 +14,70 @@
   of calls: RATELIMIT_SOLVE, RATELIMIT_WRITES, RATELIMIT_CREATE, RATELIMIT_IMPORTS (as
   "20 per minute; 200 per hour").
 
-A value that cannot be read stops the start with a ValueError naming the variable, rather than
-running with a setting nobody asked for.
+A value that cannot be read stops the start with a SettingError naming the variable, rather
+than running with a setting nobody asked for.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
+import platformdirs
 from limits import parse_many
 
-from . import hosting
+from . import hosting, resources
+
+APP_NAME: Final = "rummy-referee"
+INSTANCE_VARIABLE: Final = "RUMMY_INSTANCE_PATH"
+#: The settings that may come from a file named by `<NAME>_FILE`.
+FROM_FILES: Final = ("DATABASE_URL", "SECRET_KEY")
+SQLITE_FILE: Final = "rummy.sqlite3"
+
+
+class SettingError(ValueError):
+    """A setting that cannot be read, said in plain words (the app does not start)."""
+
+
+def default_data_folder() -> Path:
+    """Where the app keeps its data when nobody says: the checkout's `instance/`, or the
+    user's data folder by the platform's conventions for an installed app."""
+    if resources.CHECKOUT is not None:
+        return resources.CHECKOUT / "instance"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def instance_path(environ: Mapping[str, str], data: str | None = None) -> str:
+    """The data folder: `data` (the command line's `--data`), RUMMY_INSTANCE_PATH, the default."""
+    chosen = data or environ.get(INSTANCE_VARIABLE) or default_data_folder()
+    return str(Path(chosen).expanduser().resolve())
+
+
+def secret(environ: Mapping[str, str], name: str) -> str | None:
+    """`name` from the environment, or the contents of the file `<name>_FILE` names (its
+    trailing newline and spaces dropped); None when neither is set."""
+    value = environ.get(name) or None
+    path = environ.get(f"{name}_FILE") or None
+    if path is None:
+        return value
+    if value is not None:
+        raise SettingError(f"{name} and {name}_FILE are both set: keep one of them")
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8 text"
+        raise SettingError(f"{name}_FILE: cannot read {path}: {reason}") from None
+    if not text:
+        raise SettingError(f"{name}_FILE: {path} is empty")
+    return text
+
+
+def database_url(environ: Mapping[str, str], instance: str) -> str:
+    """DATABASE_URL (or the file DATABASE_URL_FILE names), else SQLite in the data folder."""
+    return secret(environ, "DATABASE_URL") or f"sqlite:///{Path(instance) / SQLITE_FILE}"
+
 
 #: Rate-limit groups whose limit the environment may set (limits.GROUPS names their calls).
 LIMIT_VARIABLES = ("RATELIMIT_SOLVE", "RATELIMIT_WRITES", "RATELIMIT_CREATE", "RATELIMIT_IMPORTS")
@@ -48,14 +106,14 @@ def _megabytes(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"PDF_CACHE_MAX_MB must be a number of megabytes above 0, not {text!r}")
+        raise SettingError(f"PDF_CACHE_MAX_MB must be a number of megabytes above 0, not {text!r}")
     return value
 
 
 def _switch(name: str, text: str) -> bool:
     word = text.strip().lower()
     if word not in _TRUE + _FALSE:
-        raise ValueError(f"{name} must be 1 or 0 (on or off), not {text!r}")
+        raise SettingError(f"{name} must be 1 or 0 (on or off), not {text!r}")
     return word in _TRUE
 
 
@@ -64,7 +122,7 @@ def rate_limit(name: str, text: str) -> str:
     try:
         parse_many(text)
     except ValueError:
-        raise ValueError(
+        raise SettingError(
             f"{name} must be limits such as '20 per minute; 200 per hour', not {text!r}"
         ) from None
     return text.strip()

@@ -29,7 +29,7 @@ def chosen_theme() -> str | None:
 def theme_switch_url(theme: str) -> str:
     """A link that switches to `theme` and comes back here."""
     query = urlencode(list(request.args.items(multi=True)))
-    here = request.path + (f"?{query}" if query else "")
+    here = request.script_root + request.path + (f"?{query}" if query else "")
     return url_for("theme.set_theme", theme=theme, next=here)
 
 

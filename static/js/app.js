@@ -23,7 +23,9 @@
   // Installable and usable without signal: the service worker keeps the pages a phone opened.
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* plain pages still work */ });
+      // Its address (and so its scope) is the app's root: "/sw.js", or "/rummy/sw.js" under a sub-path.
+      navigator.serviceWorker.register(document.body.dataset.serviceWorker)
+        .catch(function () { /* plain pages still work */ });
     });
   }
 

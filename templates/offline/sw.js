@@ -6,12 +6,16 @@
  * - The referee needs the server: without signal it answers a page that says so.
  * - Writes made without signal wait in the outbox (IndexedDB, outbox-core.js); a Background Sync
  *   sends them when the signal is back, even with the page closed.
+ * - Under a sub-path (ROOT: "/rummy"), paths are read below it, and the caches are named with
+ *   it: another app of the same origin keeps its own.
  */
 "use strict";
 importScripts({{ idb|tojson }}, {{ core|tojson }});
 
-var SHELL_CACHE = "shell-{{ version }}";
-var PAGES_CACHE = "pages-v1";
+var ROOT = {{ root|tojson }};
+var CACHE_PREFIX = ROOT ? ROOT + "/" : "";
+var SHELL_CACHE = CACHE_PREFIX + "shell-{{ version }}";
+var PAGES_CACHE = CACHE_PREFIX + "pages-v1";
 var SHELL = {{ shell|safe }};
 var OFFLINE = {{ offline|tojson }};
 var NEEDS_SERVER = {{ needs_server|tojson }};
@@ -28,7 +32,7 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.indexOf("shell-") === 0 && name !== SHELL_CACHE;
+        return name.indexOf(CACHE_PREFIX + "shell-") === 0 && name !== SHELL_CACHE;
       }).map(function (name) { return caches.delete(name); }));
     }).then(function () { return self.clients.claim(); })
   );
@@ -59,11 +63,11 @@ function offlinePage(request) {
   });
 }
 
-function navigate(event, url) {
-  if (url.pathname === "/referee") {
+function navigate(event, path) {
+  if (path === "/referee") {
     return fetch(event.request).catch(function () { return caches.match(NEEDS_SERVER); });
   }
-  if (!KEPT_PAGES.test(url.pathname)) {
+  if (!KEPT_PAGES.test(path)) {
     return fetch(event.request).catch(function () { return offlinePage(event.request); });
   }
   return fetch(event.request).then(function (response) {
@@ -78,17 +82,19 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (url.pathname.indexOf(ROOT + "/") !== 0) { return; }  // not this app's
+  var path = url.pathname.slice(ROOT.length);  // "/games/..." under any sub-path
   if (request.mode === "navigate") {
-    event.respondWith(navigate(event, url));
+    event.respondWith(navigate(event, path));
     return;
   }
-  if (url.pathname.indexOf("/static/") === 0) {
+  if (path.indexOf("/static/") === 0) {
     event.respondWith(caches.match(request, { ignoreSearch: true }).then(function (hit) {
       return hit || fetch(request);
     }));
     return;
   }
-  if (/^\/games\/[^/]+(\/edit\/[^/]+)?\/live$/.test(url.pathname)) {
+  if (/^\/games\/[^/]+(\/edit\/[^/]+)?\/live$/.test(path)) {
     // The score table polled every few seconds: without signal, "nothing new" keeps the page.
     event.respondWith(fetch(request).catch(function () { return new Response(null, { status: 204 }); }));
   }

@@ -153,8 +153,9 @@ def _operation(
     return data
 
 
-def document(version: str, *, limited: Collection[tuple[str, str]] = ()) -> JSON:
-    """The whole OpenAPI 3.1 document; the calls in `limited` (method, path) may answer 429."""
+def document(version: str, server: str = "/", *, limited: Collection[tuple[str, str]] = ()) -> JSON:
+    """The whole OpenAPI 3.1 document; `server` is where /api/v1 is (a sub-path: "/rummy"); the
+    calls in `limited` (method, path) may answer 429."""
     refs, definitions = _schemas()
     paths: JSON = {}
     for op in sorted(OPERATIONS, key=lambda o: (o.path, o.method)):
@@ -168,7 +169,7 @@ def document(version: str, *, limited: Collection[tuple[str, str]] = ()) -> JSON
             "description": "Check melds, contracts, lay-offs and hands; keep a game's score. "
             "Every answer is JSON, errors included; messages come in the request's `lang`.",
         },
-        "servers": [{"url": "/"}],
+        "servers": [{"url": server}],
         "tags": [
             {"name": "referee", "description": "The rules: verdicts on cards"},
             {"name": "games", "description": "Keeping a game's score"},

@@ -155,7 +155,10 @@ def solve() -> ResponseReturnValue:
 @bp.get("/openapi.json")
 def openapi() -> ResponseReturnValue:
     """The OpenAPI 3.1 description of every call of /api/v1."""
-    response: Response = jsonify(document(app_version(), limited=limited_operations(current_app)))
+    limited = limited_operations(current_app)
+    response: Response = jsonify(
+        document(app_version(), request.script_root or "/", limited=limited)
+    )
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
 

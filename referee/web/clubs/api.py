@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 
@@ -105,7 +105,7 @@ def create() -> ResponseReturnValue:
     )
     response = jsonify(answer.model_dump(mode="json"))
     response.status_code = 201
-    response.headers["Location"] = f"/api/v1/clubs/{club.id}"
+    response.headers["Location"] = url_for("clubs_api.read", club_id=club.id)
     return response
 
 
@@ -202,5 +202,5 @@ def _filed_answer(filed: service.GameFiled) -> Response:
     )
     response.status_code = 201
     response.set_etag(f"g{stored.game.version}-{current_language()}")
-    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    response.headers["Location"] = url_for("games_api.read", game_id=stored.id)
     return response

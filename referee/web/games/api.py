@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, assert_never
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
@@ -164,7 +164,7 @@ def create() -> ResponseReturnValue:
     stored, token = started.stored, started.token
     link = edit_url(stored.id, token, external=True)
     response = _answer(stored, 201, CreatedGame, edit_token=token, edit_url=link)
-    response.headers["Location"] = f"/api/v1/games/{stored.id}"
+    response.headers["Location"] = url_for("games_api.read", game_id=stored.id)
     return response
 
 

@@ -30,18 +30,19 @@ from typing import Any, Final
 import diskcache
 from flask import Flask, current_app
 
+from referee.web import resources
 from referee.web.health import app_version
 
-PROJECT_ROOT: Final = Path(__file__).resolve().parents[3]
 EXTENSION: Final = "pdf_cache"
 DEFAULT_MAX_MB: Final = 200
-#: What shapes a PDF beside its key (globs under the project root).
+#: What shapes a PDF beside its key: globs under the app's files (a checkout's top or a
+#: wheel's bundle: `resources`) and under the folder that holds the code.
 _SHAPING: Final = (
-    "pdf/**/*",
-    "templates/printing/**/*",
-    "templates/_*.html",
-    "translations/**/*.po",
-    "referee/**/*.py",
+    (resources.ROOT, "pdf/**/*"),
+    (resources.ROOT, "templates/printing/**/*"),
+    (resources.ROOT, "templates/_*.html"),
+    (resources.ROOT, "translations/**/*.mo"),
+    (resources.PACKAGE_PARENT, "referee/**/*.py"),
 )
 _LIBRARIES: Final = ("weasyprint", "reportlab", "pydyf")
 _LOCK_STRIPES: Final = 64
@@ -72,10 +73,10 @@ def fingerprint() -> str:
             digest.update(f"{library}={version(library)}".encode())
         except PackageNotFoundError:
             digest.update(f"{library}=none".encode())
-    files = sorted({path for pattern in _SHAPING for path in PROJECT_ROOT.glob(pattern)})
-    for path in files:
+    files = sorted({(root, path) for root, pattern in _SHAPING for path in root.glob(pattern)})
+    for root, path in files:
         if path.is_file():
-            digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
+            digest.update(str(path.relative_to(root)).encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 

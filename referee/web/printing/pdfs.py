@@ -20,13 +20,13 @@ from typing import Any
 
 from flask import render_template
 
+from referee.web import resources
 from referee.web.house_rules import TableRules
 from referee.web.i18n import in_language
 
 from .rulebook import build_rulebook
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
-PDF_DIR = PROJECT_ROOT / "pdf"
+PDF_DIR = resources.PDF
 PRINT_CSS = PDF_DIR / "print.css"
 
 #: Where DejaVu Sans is looked for: a copy shipped under pdf/fonts/ first, then Debian's
@@ -132,7 +132,7 @@ def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
         )
         document = (
             weasy["module"]
-            .HTML(string=html, base_url=str(PROJECT_ROOT))
+            .HTML(string=html, base_url=str(resources.ROOT))
             .render(stylesheets=weasy["stylesheets"][paper], font_config=weasy["font_config"])
         )
         if len(document.pages) <= PAGES:

@@ -1,0 +1,187 @@
+"""`rummy-referee serve|backup|restore|pdf-warm`: running the app and keeping its data, from a
+checkout or from an installed wheel alike.
+
+Every command works on one data folder (SQLite file, secret key, PDF cache): `--data DIR`,
+else the one `referee.web.settings` names (RUMMY_INSTANCE_PATH, a checkout's `instance/`, or
+the user's data folder). DATABASE_URL (or DATABASE_URL_FILE) points them at PostgreSQL instead.
+
+    rummy-referee serve                          # http://127.0.0.1:8000, gunicorn, SQLite
+    rummy-referee serve --data ~/rummy --host 0.0.0.0 --port 8080 --workers 3
+    rummy-referee backup games.json              # every game of that database
+    rummy-referee restore games.json             # into an empty one
+    rummy-referee pdf-warm --lang de             # build the rule cards and sheets once
+
+Messages for the operator are plain English on stderr, as gunicorn's and Alembic's are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+NAMES: Final = ("serve", "backup", "restore", "pdf-warm")
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 2
+#: Addresses that listen on every interface: the app cannot tell which name it is reached by.
+_EVERY_INTERFACE: Final = ("0.0.0.0", "::", "")
+
+
+def add_commands(verbs: Any) -> None:
+    """Add the commands to the command line's subparsers."""
+    data = argparse.ArgumentParser(add_help=False)
+    data.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the data folder (default: RUMMY_INSTANCE_PATH, else a checkout's instance/, else "
+        "the user's data folder)",
+    )
+    serve = verbs.add_parser(
+        "serve",
+        parents=[data],
+        help="serve the app with gunicorn (SQLite in the data folder, or DATABASE_URL)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--workers", type=int, help="gunicorn worker processes (default: 2 × cores + 1, at most 9)"
+    )
+    backup = verbs.add_parser(
+        "backup", parents=[data], help="write every game of the database to FILE as JSON"
+    )
+    backup.add_argument("file", help='where to write it ("-": standard output)')
+    restore = verbs.add_parser(
+        "restore", parents=[data], help="restore a backup into an empty database"
+    )
+    restore.add_argument("file", help='the backup ("-": standard input)')
+    warm = verbs.add_parser(
+        "pdf-warm", parents=[data], help="build the rule cards and blank sheets into the cache"
+    )
+    warm.add_argument("--variant", action="append", help="a variant id (default: every one)")
+    warm.add_argument("--lang", action="append", help="a language (default: all six)")
+    warm.add_argument(
+        "--paper", action="append", choices=("a4", "letter"), help="paper (default: both)"
+    )
+
+
+def run(args: argparse.Namespace, err: TextIO) -> int:
+    """Run one of NAMES; return the exit status."""
+    from referee.web.backup import BackupError
+    from referee.web.settings import SettingError
+
+    try:
+        if args.call == "serve":
+            return _serve(args, err)
+        if args.call == "pdf-warm":
+            return _warm(args, err)
+        return _backup_or_restore(args, err)
+    except (BackupError, SettingError, OSError) as error:
+        print(f"{args.call}: {error}", file=err)
+        return EXIT_FAILED
+
+
+def _instance(args: argparse.Namespace) -> str:
+    from referee.web.settings import instance_path
+
+    return instance_path(os.environ, args.data)
+
+
+def _app(instance: str, overrides: dict[str, Any] | None = None) -> Flask:
+    from referee.web import create_app
+
+    return create_app(overrides, instance_path=instance)
+
+
+def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _backup_or_restore(args: argparse.Namespace, err: TextIO) -> int:
+    from referee.web.backup import backup_to, check_source, restore_from
+    from referee.web.database import database, normalize_url
+    from referee.web.settings import database_url
+
+    instance = _instance(args)
+    if args.call == "backup":
+        # Before the app exists: it would make the data folder, and its database on first use.
+        check_source(normalize_url(database_url(os.environ, instance)))
+    app = _app(instance)
+    url = database(app).url
+    try:
+        if args.call == "backup":
+            counts = backup_to(app, args.file)
+        else:
+            counts = restore_from(app, args.file)
+    finally:
+        database(app).dispose()
+    said = ", ".join(f"{name} {count}" for name, count in counts.items())
+    if args.call == "backup":
+        print(f"backed up {_shown(url)}: {said}", file=err)
+    else:
+        print(f"restored into {_shown(url)}: {said}", file=err)
+    return EXIT_OK
+
+
+def _warm(args: argparse.Namespace, err: TextIO) -> int:
+    from referee.engine.variants import VARIANTS
+    from referee.web.core.languages import LANGUAGES
+    from referee.web.printing.cache import pdf_cache
+    from referee.web.printing.documents import warm
+
+    app = _app(_instance(args))
+    built = warm(
+        app,
+        variants=list(args.variant or VARIANTS),
+        languages=list(args.lang or LANGUAGES),
+        papers=list(args.paper or ("a4", "letter")),
+    )
+    cache = pdf_cache(app)
+    held = cache.size() // 1024
+    print(f"built {built} PDFs; the cache holds {held} KB in {cache.folder}", file=err)
+    return EXIT_OK
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    """Bring the database up to date here, then become gunicorn with deploy/gunicorn.conf.py
+    (the settings the deployment guide uses) serving `create_app()` on this data folder."""
+    from referee.web import resources
+    from referee.web.database import database
+    from referee.web.hosting import LOCAL_HOSTS
+
+    instance = _instance(args)
+    environ = dict(os.environ)
+    environ["RUMMY_INSTANCE_PATH"] = instance
+    host = args.host.strip("[]")
+    environ["GUNICORN_BIND"] = f"[{host}]:{args.port}" if ":" in host else f"{host}:{args.port}"
+    if args.workers is not None:
+        if args.workers < 1:
+            print("serve: --workers must be 1 or more", file=err)
+            return EXIT_FAILED
+        environ["GUNICORN_WORKERS"] = str(args.workers)
+    named = environ.get("SERVER_NAME") or environ.get("TRUSTED_HOSTS")
+    if not named and host not in (*LOCAL_HOSTS, *_EVERY_INTERFACE):
+        environ["TRUSTED_HOSTS"] = ",".join((*LOCAL_HOSTS, host))
+
+    app = _app(instance)
+    try:
+        database(app).engine.connect().close()  # made and migrated once, before any worker
+    finally:
+        database(app).dispose()
+    print(f"serve: data in {instance}, database {_shown(database(app).url)}", file=err)
+    if not named and host in _EVERY_INTERFACE:
+        print(
+            "serve: answering only to the names localhost and 127.0.0.1: set TRUSTED_HOSTS "
+            "(a comma list) or SERVER_NAME to be reached by another",
+            file=err,
+        )
+    err.flush()
+    config = str(resources.DEPLOY / "gunicorn.conf.py")
+    argv = [sys.executable, "-m", "gunicorn", "-c", config, "referee.web:create_app()"]
+    os.execve(sys.executable, argv, environ)
+    return EXIT_OK  # pragma: no cover - execve does not return
