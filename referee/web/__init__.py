@@ -75,7 +75,7 @@ def create_app(
         found = settings.secret(os.environ, "SECRET_KEY")
         app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
-    from . import api, clubs, games, printing, refereeing
+    from . import api, clubs, events, games, printing, refereeing
     from .clubs.api import api_bp as clubs_api_bp
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
@@ -110,6 +110,7 @@ def create_app(
         clubs_api_bp,
         games.bp,
         clubs.bp,
+        events.bp,
         refereeing.bp,
         printing.bp,
     )

@@ -111,17 +111,54 @@ def add_members(club_id: str, names: Any) -> MembersAdded | Refused | ClubMissin
     """Members added by name (those already in the club are left as they are)."""
     with database().writing() as conn:
         try:
-            stored = store.lock(conn, club_id)
+            return add_members_on(conn, club_id, names)
         except ClubNotFound:
             return ClubMissing()
-        try:
-            joined = stored.club.add(names)
-        except GameRefused as refused:
-            return Refused(refused.reasons)
-        if joined.joined:
-            store.insert_members(conn, stored.id, joined.joined)
-            stored = store.touch(conn, replace(stored, club=joined.club))
+
+
+def add_members_on(conn: Connection, club_id: str, names: Any) -> MembersAdded | Refused:
+    """`add_members` in the caller's transaction (an evening's check-in), under the club's row
+    lock, so the member cap holds. ClubNotFound when there is no such club."""
+    stored = store.lock(conn, club_id)
+    try:
+        joined = stored.club.add(names)
+    except GameRefused as refused:
+        return Refused(refused.reasons)
+    if joined.joined:
+        store.insert_members(conn, stored.id, joined.joined)
+        stored = store.touch(conn, replace(stored, club=joined.club))
     return MembersAdded(stored, joined.joined)
+
+
+def lock_on(conn: Connection, club_id: str) -> StoredClub:
+    """The club, its row locked for the caller's transaction (ClubNotFound if there is none).
+    A feature that writes under a club (an evening) takes it first, as a game's write does."""
+    return store.lock(conn, club_id)
+
+
+def file_new_on(
+    conn: Connection,
+    club_id: str,
+    game: Game,
+    lang: str,
+    *,
+    also: Callable[[Connection, StoredGame], None] | None = None,
+) -> tuple[StoredGame, str]:
+    """A new game kept and filed in the club in the caller's transaction (an evening's tables,
+    all in the draw's): the game and its edit token. `also` files it somewhere else too, on the
+    same connection. GameRefused (the member cap) is the caller's to roll back."""
+
+    def filing(conn: Connection, stored: StoredGame) -> None:
+        club = store.lock(conn, club_id)
+        joined = club.club.file(stored.game.players)
+        store.insert_members(conn, club_id, joined.joined)
+        store.insert_games(conn, club_id, [(stored.id, stored.created_at)])
+        store.touch(conn, replace(club, club=joined.club))
+        _keep_up(conn, club_id, {stored.id: stored.game})
+        if also is not None:
+            also(conn, stored)
+
+    return games_service.create_on(conn, game, lang=lang, filing=filing)
 
 
 # -- games started in the club ----------------------------------------------------------------

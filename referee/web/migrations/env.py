@@ -7,7 +7,8 @@ import os
 from alembic import context
 from sqlalchemy import create_engine
 
-import referee.web.clubs.models  # noqa: F401  (its tables join the same metadata)
+import referee.web.clubs.models  # (its tables join the same metadata)
+import referee.web.events.models  # noqa: F401  (as do the club nights')
 from referee.web.database import VERSION_TABLE, normalize_url
 from referee.web.games.models import metadata
 

@@ -1,0 +1,20 @@
+"""Club nights: an evening in a club, its check-in, series drawn to tables, each table a club
+game, the standings, the room's board and the table cards.
+
+Registering the blueprint subscribes the evenings to `core.signals.game_written` (a table's
+result is kept in its round's own write).
+"""
+
+from flask import Blueprint
+from flask.blueprints import BlueprintSetupState
+
+from referee.web.core import signals
+
+bp = Blueprint("events", __name__)
+
+from . import routes, service  # noqa: E402,F401
+
+
+@bp.record_once
+def _subscribe(_state: BlueprintSetupState) -> None:
+    signals.game_written.connect(service.on_game_written)

@@ -1,0 +1,1 @@
+"""The club nights' pages (filled in below)."""
