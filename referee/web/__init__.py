@@ -77,6 +77,8 @@ def create_app(
 
     from . import api, clubs, events, games, printing, refereeing
     from .clubs.api import api_bp as clubs_api_bp
+    from .events import store as event_store
+    from .events.api import api_bp as events_api_bp
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
 
@@ -86,8 +88,11 @@ def create_app(
     app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
     # The one place that says which pages speak a language of their own: a game's pages (and
     # its exports and score sheet, /games/<game_id>/...) speak the game's to a phone that chose
-    # none (i18n.select_locale decides each request's language; docs/ARCHITECTURE.md).
-    i18n.init_app(app, own_languages={"game_id": game_queries.lang_of})
+    # none, and an evening's pages (/clubs/<club_id>/events/<event_id>/...) the evening's
+    # (i18n.select_locale decides each request's language; docs/ARCHITECTURE.md).
+    i18n.init_app(
+        app, own_languages={"game_id": game_queries.lang_of, "event_id": event_store.lang_of}
+    )
     theme.init_app(app)
     errors.init_app(app)
     security.init_app(app)
@@ -103,11 +108,13 @@ def create_app(
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
+    csrf.exempt(events_api_bp)
     api.init_app(app, find_game=_game_by_id)
     blueprints = (
         health.bp,
         games_api_bp,
         clubs_api_bp,
+        events_api_bp,
         games.bp,
         clubs.bp,
         events.bp,

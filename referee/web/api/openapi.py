@@ -174,6 +174,10 @@ def document(version: str, server: str = "/", *, limited: Collection[tuple[str, 
             {"name": "referee", "description": "The rules: verdicts on cards"},
             {"name": "games", "description": "Keeping a game's score"},
             {"name": "clubs", "description": "The same people over many games: stats, ratings"},
+            {
+                "name": "events",
+                "description": "A club night: check-in, series drawn to tables, the standings",
+            },
         ],
         "paths": paths,
         "components": {
@@ -182,7 +186,8 @@ def document(version: str, server: str = "/", *, limited: Collection[tuple[str, 
                 "edit_token": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The game's `edit_token`, as `POST /api/v1/games` gave it.",
+                    "description": "The game's `edit_token`, as `POST /api/v1/games` gave it; "
+                    "a club's calls (its evenings) take the club's `edit_token`.",
                 }
             },
         },

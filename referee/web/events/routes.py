@@ -1,1 +1,267 @@
-"""The club nights' pages (filled in below)."""
+"""The club nights' pages: a new evening from the club's page, the host's page (check-in, the
+draw with its seed, the swap, the tables' QR codes, the standings), the read-only page, the
+room's board and its one refreshing fragment, the files (JSON, CSV, table cards, standings).
+
+Each view reads its input, asks the service once and maps its result (thin: 25 lines at most).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from flask import Response, abort, redirect, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from referee.engine.errors import RefereeError
+from referee.engine.game import Reason, reason
+from referee.web import formats
+from referee.web.clubs.access import editable_club, remember
+from referee.web.clubs.links import edit_url as club_edit_url
+from referee.web.clubs.store import StoredClub
+from referee.web.games import links as game_links
+from referee.web.house_rules import overrides_from_query
+from referee.web.i18n import current_language
+from referee.web.messages import describe_reason
+from referee.web.qr import qr_response
+from referee.web.words import variant_name
+
+from . import bp, exports, service
+from .access import editable_event, event_or_404
+from .forms import CheckInForm, LeaveForm, NewEventForm, SeriesForm
+from .links import edit_url
+from .presenting import board_context, page_context
+from .store import StoredEvent
+
+
+def _said(reasons: Sequence[Reason]) -> list[str]:
+    return [describe_reason(found) for found in reasons]
+
+
+# -- a new evening ------------------------------------------------------------------------------
+
+
+def _house_rules(text: str) -> dict[str, Any]:
+    """`name=value` lines as house rules (HouseRuleError when one cannot be read)."""
+    pairs = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    unread = [line for line in text.splitlines() if line.strip() and "=" not in line]
+    return overrides_from_query({k.strip(): v.strip() for k, v in pairs.items()} | (
+        {"house_rules": unread[0]} if unread else {}
+    ))  # fmt: skip
+
+
+def _new_page(
+    club: StoredClub, token: str, form: NewEventForm, errors: Sequence[str], status: int
+) -> ResponseReturnValue:
+    back = club_edit_url(club.id, token)
+    page = render_template(
+        "events/new.html", club=club, token=token, form=form, errors=list(errors), back=back
+    )
+    return page, status
+
+
+@bp.route("/clubs/<club_id>/edit/<token>/events/new", methods=["GET", "POST"])
+def new(club_id: str, token: str) -> ResponseReturnValue:
+    """A new evening in the club; a 403 without the club's edit token."""
+    club = editable_club(club_id, token)
+    form = NewEventForm(formdata=request.form if request.method == "POST" else None)
+    form.setup()
+    if request.method == "GET":
+        form.lang.data, form.name.data = club.lang, gettext("Club night")
+        return _new_page(club, token, form, (), 200)
+    if not form.validate_on_submit():
+        return _new_page(club, token, form, (), 400)
+    try:
+        settings = form.settings(_house_rules(form.house_rules.data or ""))
+    except RefereeError as error:
+        found = reason(error.code, field="house_rules", **error.params)
+        return _new_page(club, token, form, [describe_reason(found)], 400)
+    made = service.create(club.id, token, settings, lang=form.lang.data or club.lang)
+    if isinstance(made, service.Created):
+        return redirect(edit_url(club.id, made.stored.id, token), code=303)
+    return _new_page(club, token, form, _said(getattr(made, "reasons", ())), 400)
+
+
+# -- the evening's page -------------------------------------------------------------------------
+
+
+def _page(
+    stored: StoredEvent, token: str | None, *, errors: Sequence[str] = (), status: int = 200
+) -> ResponseReturnValue:
+    context = page_context(stored, token, request.args.get("series"))
+    forms = _forms(stored, token) if token else {}
+    return render_template("events/event.html", errors=list(errors), **context, **forms), status
+
+
+def _forms(stored: StoredEvent, token: str) -> dict[str, Any]:
+    version = str(stored.version)
+    check_in = CheckInForm(formdata=None, version=version)
+    here = {p.name for p in stored.event.players if p.present}
+    club = service.club_members(stored.club_id)
+    check_in.setup([name for name in club if name not in here])
+    series = SeriesForm(formdata=None, version=version)
+    newest = stored.event.series[-1] if stored.event.series else None
+    series.setup([] if newest is None else [n for t in newest.tables for n in t.seats])
+    return {"check_in_form": check_in, "series_form": series, "leave_form": LeaveForm}
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>")
+def show(club_id: str, event_id: str) -> ResponseReturnValue:
+    """The evening, read only: its series, tables and standings."""
+    return _page(event_or_404(club_id, event_id), None)
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/edit/<token>")
+def edit(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
+    """The host's page: check-in, the draw, the swap, the tables' QR codes."""
+    stored = editable_event(club_id, event_id, token)
+    remember(club_id, token)
+    return _page(stored, token)
+
+
+def _after(stored: StoredEvent, token: str, result: Any) -> ResponseReturnValue:
+    """A write's result as the host's page answers it."""
+    match result:
+        case service.Changed(kept):
+            return redirect(edit_url(kept.club_id, kept.id, token), code=303)
+        case service.Refused(reasons):
+            return _page(stored, token, errors=_said(reasons), status=400)
+        case service.Conflict(reasons, current):
+            return _page(current, token, errors=_said(reasons), status=409)
+        case service.Stale(_, current):
+            said = gettext(
+                "The evening changed on another phone meanwhile: here it is as it is now."
+            )
+            return _page(current, token, errors=[said], status=409)
+        case _:
+            abort(404)
+
+
+def _version() -> int | None:
+    sent = request.form.get("version", "")
+    return int(sent) if sent.isdigit() else None
+
+
+@bp.post("/clubs/<club_id>/events/<event_id>/edit/<token>/players")
+def players(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
+    """Check-in (members by tap, new names), or one player leaving."""
+    stored = editable_event(club_id, event_id, token)
+    if "leave" in request.form:
+        name = request.form.get("name", "")
+        result = service.leave(club_id, event_id, token, name, version=_version())
+        return _after(stored, token, result)
+    form = CheckInForm()
+    form.setup(service.club_members(club_id))
+    names = form.names()
+    result = service.check_in(club_id, event_id, token, names, version=_version())
+    return _after(stored, token, result)
+
+
+@bp.post("/clubs/<club_id>/events/<event_id>/edit/<token>/series")
+def series(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
+    """Draw the next series, swap two players, start it, or draw it again."""
+    stored = editable_event(club_id, event_id, token)
+    form = request.form
+    number = int(form["series"]) if form.get("series", "").isdigit() else -1
+    args = (club_id, event_id, token, number)
+    match form.get("action"):
+        case "swap":
+            first, second = form.get("first", ""), form.get("second", "")
+            result = service.swap(*args, first, second, version=_version())
+        case "start":
+            result = service.start(*args, version=_version())
+        case "withdraw":
+            result = service.withdraw(*args, version=_version())
+        case _:
+            result = service.draw(*args, version=_version())
+    return _after(stored, token, result)
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/edit/<token>/tables/<int:number>/<int:table>/qr.svg")
+def table_qr(
+    club_id: str, event_id: str, token: str, number: int, table: int
+) -> ResponseReturnValue:
+    """A table's QR code: its game's edit page."""
+    stored = editable_event(club_id, event_id, token)
+    found = service.table_edit_link_token(stored, number, table)
+    if found is None:
+        abort(404)
+    return qr_response(game_links.edit_url(*found, external=True))
+
+
+# -- the room's board -----------------------------------------------------------------------------
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/board")
+def board(club_id: str, event_id: str) -> ResponseReturnValue:
+    """The room's board: full screen, large type, dark, no controls; it refreshes itself."""
+    stored = event_or_404(club_id, event_id)
+    return render_template("events/board.html", **board_context(stored))
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/board/live")
+def board_live(club_id: str, event_id: str) -> ResponseReturnValue:
+    """THE board's refresh (one fragment, `#board-live` with the evening's version): 204 to
+    htmx while `since` is the version, 304 to a conditional request, else the fragment. The
+    live push (issue 18) can send the same fragment when the version moves."""
+    version = service.version_of(event_id)
+    if version is None:
+        abort(404)
+    etag = f"e{version}-{current_language()}"
+    if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
+        response = Response(status=204)
+    elif request.if_none_match.contains(etag):
+        response = Response()  # make_conditional answers it with a 304
+    else:
+        stored = event_or_404(club_id, event_id)
+        response = Response(render_template("events/_board_live.html", **board_context(stored)))
+    response.set_etag(etag)
+    response.cache_control.no_cache = True
+    response.vary.add("HX-Request")
+    return response.make_conditional(request)
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+
+def _download(stored: StoredEvent, body: str | bytes, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="rummy-evening-{stored.id[:6]}{name}"'
+    )
+    return response
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>.json")
+def export_json(club_id: str, event_id: str) -> ResponseReturnValue:
+    stored = event_or_404(club_id, event_id)
+    body = json.dumps(exports.event_file(stored), ensure_ascii=False, indent=1)
+    return _download(stored, body, "application/json", ".json")
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>.csv")
+def export_csv(club_id: str, event_id: str) -> ResponseReturnValue:
+    stored = event_or_404(club_id, event_id)
+    return _download(stored, exports.to_csv(stored), "text/csv", ".csv")
+
+
+@bp.context_processor
+def events_context() -> dict[str, object]:
+    return {
+        "variant_name": variant_name,
+        "format_day": formats.day,
+        "format_number": formats.number,
+    }
+
+
+@bp.app_context_processor
+def evenings_of_club_context() -> dict[str, object]:
+    """The club page lists its evenings (templates/events/_of_club.html) without the clubs
+    package importing this one."""
+
+    def club_evenings(club_id: str) -> list[tuple[str, str, Any]]:
+        return [(eid, name, day) for eid, name, day, _ in service.of_club(club_id)]
+
+    return {"club_evenings": club_evenings}

@@ -427,3 +427,19 @@ def on_game_written(
             store.save(conn, kept, kept.event.record_result(number, table, result))
     except Exception:
         log.exception("event %s: could not keep up with game %s", event_id, game_id)
+
+
+def club_members(club_id: str) -> tuple[str, ...]:
+    """The club's members, in the club's order (the check-in's list to tap)."""
+    club = clubs_service.load(club_id)
+    return () if club is None else club.members
+
+
+def table_edit_link_token(stored: StoredEvent, number: int, table: int) -> tuple[str, str] | None:
+    """A table's game id and edit token (None: no such table, or no game yet)."""
+    drawn = stored.event.series_of(number)
+    if drawn is None or not 1 <= table <= len(drawn.tables):
+        return None
+    game_id = drawn.tables[table - 1].game_id
+    token = None if game_id is None else tokens(stored).get(game_id)
+    return None if game_id is None or token is None else (game_id, token)

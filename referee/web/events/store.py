@@ -188,3 +188,14 @@ def club_id_on(conn: Connection, event_id: str) -> str | None:
         select(events.c.club_id).where(events.c.id == event_id)
     ).scalar()
     return found
+
+
+def lang_of(event_id: str) -> str | None:
+    """The evening's language (its pages speak it to a phone that chose none), or None."""
+    if not ids.valid_id(event_id):
+        return None
+    with database().reading() as conn:
+        found: str | None = conn.execute(
+            select(events.c.lang).where(events.c.id == event_id)
+        ).scalar()
+    return found

@@ -1,0 +1,175 @@
+"""The club nights' forms: a new evening, check-in (members by tap, newcomers by name), a
+player leaving, and the series' buttons (draw, swap, start, draw again). Each carries the
+evening's version, so a form sent after another phone changed the evening is refused (409)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    DateField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+
+# SelectChoice is new in WTForms 3.2 (tuples are deprecated); types-WTForms does not list it yet.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from referee.engine.events import MAX_EVENT_NAME, MAX_SERIES
+from referee.engine.game import MAX_NAME
+from referee.engine.seating import LARGEST_TABLE, SMALLEST_TABLE
+from referee.engine.tournament import SCHEMES
+from referee.engine.variants import VARIANTS
+from referee.web.core.languages import LANGUAGES
+from referee.web.words import variant_name
+
+#: Name fields for newcomers on the check-in form.
+NEW_NAME_FIELDS = 4
+
+
+class Checks(SelectMultipleField):
+    """Names as checkboxes, picked by tap."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+def scheme_label(scheme_id: str) -> Any:
+    labels = {
+        "romme": _l("Classic Rommé: points by place, a bonus for few points left"),
+        "placement": _l("By place only"),
+        "points": _l("By points only"),
+    }
+    return labels.get(scheme_id, scheme_id)
+
+
+class NewEventForm(FlaskForm):
+    """A new evening in the club."""
+
+    name = StringField(
+        _l("Name of the evening"),
+        validators=[InputRequired(), Length(max=MAX_EVENT_NAME)],
+        render_kw={"maxlength": MAX_EVENT_NAME, "autocomplete": "off"},
+    )
+    date = DateField(_l("Date"), validators=[Optional()])
+    variant = SelectField(_l("Variant"), choices=[])
+    house_rules = TextAreaField(
+        _l("House rules"),
+        description=_l("One a line, as name=value (the rule cards list them); empty: none."),
+        render_kw={"rows": 2},
+    )
+    series = IntegerField(
+        _l("Series"),
+        default=4,
+        validators=[InputRequired(), NumberRange(1, MAX_SERIES)],
+        render_kw={"min": 1, "max": MAX_SERIES, "inputmode": "numeric"},
+    )
+    table_size = IntegerField(
+        _l("Table size"),
+        default=4,
+        validators=[InputRequired()],
+        render_kw={"min": SMALLEST_TABLE, "max": LARGEST_TABLE, "inputmode": "numeric"},
+    )
+    ends = RadioField(
+        _l("A series ends"),
+        choices=[
+            SelectChoice("game", _l("with the whole game")),
+            SelectChoice("rounds", _l("after a number of rounds")),
+        ],
+        default="game",
+    )
+    series_rounds = IntegerField(
+        _l("Rounds a series"),
+        validators=[Optional()],
+        render_kw={"min": 1, "inputmode": "numeric"},
+    )
+    scheme = RadioField(_l("Tournament points"), choices=[], default="romme")
+    later_draws = RadioField(
+        _l("Series 2 on are drawn"),
+        choices=[
+            SelectChoice("mix", _l("mixed: opponents repeat as little as possible")),
+            SelectChoice("standings", _l("by standings: the strongest together")),
+            SelectChoice("random", _l("at random")),
+        ],
+        default="mix",
+    )
+    lang = SelectField(
+        _l("Language of the evening"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
+    )
+    create = SubmitField(_l("Create the evening"))
+
+    def setup(self) -> None:
+        self.variant.choices = [SelectChoice(vid, variant_name(vid)) for vid in VARIANTS]
+        self.scheme.choices = [SelectChoice(sid, scheme_label(sid)) for sid in SCHEMES]
+
+    def settings(self, house_rules: dict[str, Any]) -> dict[str, Any]:
+        """What the service reads (the engine checks it)."""
+        rounds = self.series_rounds.data if self.ends.data == "rounds" else None
+        return {
+            "name": self.name.data or "",
+            "date": self.date.data,
+            "variant": self.variant.data,
+            "house_rules": house_rules,
+            "series": self.series.data,
+            "table_size": self.table_size.data,
+            "series_rounds": rounds,
+            "scheme": self.scheme.data,
+            "later_draws": self.later_draws.data,
+        }
+
+
+class CheckInForm(FlaskForm):
+    """Members by tap, newcomers by name."""
+
+    version = HiddenField()
+    members = Checks(_l("Members"), choices=[], validate_choice=False)
+    new_names = FieldList(
+        StringField(render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
+        label=_l("New players"),
+        min_entries=NEW_NAME_FIELDS,
+        max_entries=NEW_NAME_FIELDS,
+    )
+    check_in = SubmitField(_l("Check in"))
+
+    def setup(self, members: Sequence[str]) -> None:
+        self.members.choices = [SelectChoice(name, name) for name in members]
+        for index, entry in enumerate(self.new_names.entries):
+            entry.label.text = _l("New player %(number)s", number=index + 1)
+
+    def names(self) -> list[str]:
+        typed = [(entry.data or "").strip() for entry in self.new_names.entries]
+        return list(self.members.data or []) + [name for name in typed if name]
+
+
+class LeaveForm(FlaskForm):
+    version = HiddenField()
+    name = HiddenField()
+    leave = SubmitField(_l("Leaves"))
+
+
+class SeriesForm(FlaskForm):
+    """The series' buttons: draw (the next), swap two players, start, or draw again."""
+
+    version = HiddenField()
+    series = HiddenField()
+    action = HiddenField()
+    first = SelectField(_l("Swap"), choices=[], validate_choice=False)
+    second = SelectField(_l("with"), choices=[], validate_choice=False)
+    submit = SubmitField()
+
+    def setup(self, seated: Sequence[str]) -> None:
+        choices = [SelectChoice(name, name) for name in seated]
+        self.first.choices = choices
+        self.second.choices = choices

@@ -1,0 +1,268 @@
+"""What the evening's pages and answers say in words: the table-size rule (`seating.split_rule`
+as a sentence), the ranking and its tie-breaks, the draw methods, and the tables' links."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flask import url_for
+from flask_babel import gettext, ngettext
+
+from referee.engine.events import Event
+from referee.engine.game import EventRefused
+from referee.engine.seating import DrawMethod, SplitRule
+from referee.engine.tournament import Criterion, Standings
+from referee.web import formats
+from referee.web.clubs import service as clubs_service
+from referee.web.clubs.links import edit_url as club_edit_url
+from referee.web.clubs.links import view_url as club_view_url
+from referee.web.games import links as game_links
+from referee.web.messages import describe_reason
+
+from .forms import scheme_label
+from .links import board_url, edit_url, view_url
+from .service import tokens as tokens_of
+from .store import StoredEvent
+
+
+def _tables(sizes: tuple[int, ...]) -> str:
+    parts = [
+        ngettext("%(num)d table of %(size)d", "%(num)d tables of %(size)d", count, size=size)
+        for size, count in sorted(Counter(sizes).items())
+    ]
+    return gettext(" and ").join(parts)
+
+
+def split_sentence(rule: SplitRule) -> str:
+    """The table rule as the page says it: tables of the preferred size, what each remainder
+    makes instead, and the counts that cannot be seated."""
+    said = [gettext("Tables of %(size)d where the count allows.", size=rule.preferred)]
+    for extra in rule.extras:
+        if extra.sizes is None:
+            continue
+        said.append(
+            ngettext(
+                "%(num)d player over: %(tables)s instead.",
+                "%(num)d players over: %(tables)s instead.",
+                extra.over,
+                tables=_tables(extra.sizes),
+            )
+        )
+    if rule.impossible:
+        counts = ", ".join(str(n) for n in rule.impossible)
+        said.append(gettext("%(counts)s players cannot be seated.", counts=counts))
+    return " ".join(said)
+
+
+def criterion_words(criterion: Criterion, *, high_wins: bool) -> str:
+    if criterion is Criterion.TOURNAMENT_POINTS:
+        return gettext("more tournament points")
+    if criterion is Criterion.TABLES_WON:
+        return gettext("more tables won")
+    if criterion is Criterion.POINTS:
+        return gettext("more points") if high_wins else gettext("fewer points")
+    return gettext("more points a round") if high_wins else gettext("fewer points a round")
+
+
+def ranking_sentence(board: Standings) -> str:
+    """ "Ranked by more tournament points; ties go to fewer points a round, then to more tables
+    won." — the board's order in words."""
+    first, *rest = (criterion_words(c, high_wins=board.high_wins) for c in board.ranking)
+    if not rest:
+        return gettext("Ranked by %(first)s.", first=first)
+    return gettext(
+        "Ranked by %(first)s; ties go to %(rest)s.", first=first, rest=gettext(", then ").join(rest)
+    )
+
+
+def method_words(method: DrawMethod) -> str:
+    if method is DrawMethod.RANDOM:
+        return gettext("at random")
+    if method is DrawMethod.STANDINGS:
+        return gettext("by standings: the strongest together")
+    return gettext("mixed: opponents repeat as little as possible")
+
+
+def table_links(
+    stored: StoredEvent, tokens: Mapping[str, str] | None, *, external: bool = True
+) -> dict[str, tuple[str, str | None]]:
+    """Each table's game id -> (view link, edit link or None without the club's token)."""
+    links: dict[str, tuple[str, str | None]] = {}
+    for drawn in stored.event.series:
+        for table in drawn.tables:
+            if table.game_id is None:
+                continue
+            token = None if tokens is None else tokens.get(table.game_id)
+            edit = (
+                None
+                if token is None
+                else game_links.edit_url(table.game_id, token, external=external)
+            )
+            links[table.game_id] = (game_links.view_url(table.game_id, external=external), edit)
+    return links
+
+
+# -- what the pages show --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as the pages show it: seats, dealer, how far it is, its links."""
+
+    number: int
+    seats: tuple[str, ...]
+    dealer: str
+    rounds: int  # rounds played so far
+    finished: bool
+    game_id: str | None
+    game_link: str | None  # its edit page where the page may edit, else its view page
+    qr: str | None  # the QR of its edit page (the host's page only)
+    totals: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class SeriesView:
+    number: int
+    method: str
+    seed: int
+    started: bool
+    finished: bool
+    tables: tuple[TableView, ...]
+
+
+def points_text(value: Fraction | int) -> str:
+    """Tournament points: whole where they are, else with the decimals a shared place needs."""
+    fraction = Fraction(value)
+    if fraction.denominator == 1:
+        return formats.number(int(fraction))
+    return formats.number(float(fraction), 1 if fraction.denominator == 2 else 2)
+
+
+def _series_views(
+    stored: StoredEvent, token: str | None, *, external: bool = False
+) -> list[SeriesView]:
+    tokens = tokens_of(stored) if token else {}
+    views = []
+    for drawn in stored.event.series:
+        tables = []
+        for t in drawn.tables:
+            game_token = tokens.get(t.game_id or "")
+            link = None
+            if t.game_id is not None:
+                link = (
+                    game_links.edit_url(t.game_id, game_token, external=external)
+                    if game_token
+                    else game_links.view_url(t.game_id, external=external)
+                )
+            qr = None
+            if token and game_token:
+                qr = url_for(
+                    "events.table_qr", club_id=stored.club_id, event_id=stored.id, token=token,
+                    number=drawn.number, table=t.number,
+                )  # fmt: skip
+            result = t.result
+            tables.append(
+                TableView(
+                    number=t.number,
+                    seats=t.seats,
+                    dealer=t.seats[t.first_dealer],
+                    rounds=0 if result is None else result.rounds,
+                    finished=t.finished,
+                    game_id=t.game_id,
+                    game_link=link,
+                    qr=qr,
+                    totals=None if result is None else result.totals,
+                )
+            )
+        views.append(
+            SeriesView(
+                number=drawn.number,
+                method=method_words(drawn.method),
+                seed=drawn.seed,
+                started=drawn.started,
+                finished=drawn.started and drawn.finished,
+                tables=tuple(tables),
+            )
+        )
+    return views
+
+
+def _draw_blocked(event: Event) -> list[str]:
+    """Why the next series cannot be drawn now, in words (empty: it can)."""
+    number = event.next_series
+    if number is None:
+        return []
+    try:
+        event.verify_draw(number)
+    except EventRefused as refused:
+        return [describe_reason(r) for r in refused.reasons]
+    return []
+
+
+def _standings_asked(event: Event, asked: str | None) -> int | None:
+    if asked is None or not asked.isdigit():
+        return None
+    number = int(asked)
+    return number if event.series_of(number) is not None else None
+
+
+def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> dict[str, Any]:
+    """Everything the evening's page shows."""
+    event = stored.event
+    series = _standings_asked(event, asked)
+    standings = event.standings(series=series, unfinished=True)
+    newest = event.series[-1] if event.series else None
+    return {
+        "stored": stored,
+        "event": event,
+        "token": token,
+        "club_name": _club_name(stored.club_id),
+        "split_rule": split_sentence(event.split_rule),
+        "scheme_name": scheme_label(event.scheme.id),
+        "later_draws": method_words(event.later_draws),
+        "series_views": list(reversed(_series_views(stored, token))),
+        "pending": newest if newest is not None and not newest.started else None,
+        "draw_blocked": _draw_blocked(event),
+        "standings": standings,
+        "standings_series": series,
+        "ranking": ranking_sentence(standings),
+        "points_text": points_text,
+        "here": [p for p in event.players if p.present],
+        "gone": [p for p in event.players if not p.present],
+        "view_link": view_url(stored.club_id, stored.id, external=True),
+        "board_link": board_url(stored.club_id, stored.id),
+        "club_link": club_edit_url(stored.club_id, token)
+        if token
+        else club_view_url(stored.club_id),
+        "edit_link": edit_url(stored.club_id, stored.id, token) if token else None,
+    }
+
+
+def board_context(stored: StoredEvent) -> dict[str, Any]:
+    """What the room's board shows: the standings, the tables still playing and in which
+    round, and the next series' seating once drawn."""
+    event = stored.event
+    standings = event.standings(unfinished=True)
+    views = _series_views(stored, None)
+    newest = views[-1] if views else None
+    playing = newest if newest is not None and newest.started else None
+    upcoming = newest if newest is not None and not newest.started else None
+    return {
+        "stored": stored,
+        "event": event,
+        "standings": standings,
+        "ranking": ranking_sentence(standings),
+        "points_text": points_text,
+        "playing": playing,
+        "upcoming": upcoming,
+        "rounds_of_series": event.series_rounds or event.variant.rounds,
+    }
+
+
+def _club_name(club_id: str) -> str:
+    club = clubs_service.load(club_id)
+    return "" if club is None else club.name
