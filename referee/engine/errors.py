@@ -166,8 +166,8 @@ VIOLATION_CODES = frozenset(
 
 # A club night's refusals (`referee.engine.events`, `seating`, `tournament`), beside the codes
 # above they share (bad_input, empty_name, name_too_long, unknown_player, unknown_variant...).
-# Not in ALL_CODES until the web layer gives each its sentence (tests/test_messages.py holds
-# ALL_CODES to the messages): the web side of issue 17 adds them there.
+# In ALL_CODES: the web layer gives each its sentence (tests/test_messages.py holds ALL_CODES
+# to the messages).
 EVENT_CODES = frozenset(
     {
         # the settings
@@ -227,4 +227,4 @@ CONDITION_CODES = frozenset(
     }
 )
 
-ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES
+ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES | EVENT_CODES
