@@ -22,7 +22,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-import referee.web.games.api  # noqa: F401  (its calls document themselves on import)
+# Their calls document themselves on import (the evenings' import the clubs' and games').
+import referee.web.events.api
+import referee.web.games.api  # noqa: F401
 from referee.web import create_app
 from referee.web.api import schemas
 from referee.web.api.openapi import OPERATIONS
@@ -138,17 +140,29 @@ def _fresh_postgres(server: str) -> str:
 
 @pytest.fixture(scope="module")
 def seeded(fuzzed_app: Flask) -> dict[str, str]:
-    """A real game, so that most cases reach the game instead of a 404."""
+    """A real game, club and evening (eight players checked in), so that most cases reach them
+    instead of a 404."""
     created = fuzzed_app.test_client().post(
         "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
     )
     data = created.get_json()
-    club = fuzzed_app.test_client().post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    client = fuzzed_app.test_client()
+    club = client.post("/api/v1/clubs", json={"name": "Thursdays"}).get_json()
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    evening = client.post(
+        f"/api/v1/clubs/{club['id']}/events",
+        json={"name": "Club night", "variant": "contract", "series": 3},
+        headers=auth,
+    ).get_json()
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    client.post(f"/api/v1/clubs/{club['id']}/events/{evening['id']}/players",
+                json={"names": names}, headers=auth)  # fmt: skip
     return {
         "id": data["id"],
         "token": data["edit_token"],
         "club": club["id"],
         "club_token": club["edit_token"],
+        "event": evening["id"],
     }
 
 
@@ -156,7 +170,8 @@ _turn = itertools.count()
 
 
 def aim_at_the_seeded_game(case: Any, seeded: dict[str, str]) -> None:
-    """Three cases in four go to the real game or club with its token; the rest as drawn."""
+    """Three cases in four go to the real game, club or evening with its token; the rest as
+    drawn."""
     if "game_id" in (case.path_parameters or {}) and next(_turn) % 4:
         case.path_parameters["game_id"] = seeded["id"]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {seeded['token']}"}
@@ -164,6 +179,9 @@ def aim_at_the_seeded_game(case: Any, seeded: dict[str, str]) -> None:
         case.path_parameters["club_id"] = seeded["club"]
         auth = f"Bearer {seeded['club_token']}"
         case.headers = {**(case.headers or {}), "Authorization": auth}
+    if "event_id" in (case.path_parameters or {}) and next(_turn) % 4:
+        case.path_parameters["club_id"] = seeded["club"]
+        case.path_parameters["event_id"] = seeded["event"]
 
 
 CALLS = sorted({(op.method.upper(), op.path) for op in OPERATIONS})
