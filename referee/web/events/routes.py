@@ -21,6 +21,7 @@ from referee.web import formats
 from referee.web.clubs.access import editable_club, remember
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.store import StoredClub
+from referee.web.core.languages import LANGUAGES
 from referee.web.games import links as game_links
 from referee.web.house_rules import overrides_from_query
 from referee.web.i18n import current_language
@@ -28,7 +29,7 @@ from referee.web.messages import describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import variant_name
 
-from . import bp, exports, service
+from . import bp, exports, printing, service
 from .access import editable_event, event_or_404
 from .forms import CheckInForm, LeaveForm, NewEventForm, SeriesForm
 from .links import edit_url
@@ -245,6 +246,50 @@ def export_json(club_id: str, event_id: str) -> ResponseReturnValue:
 def export_csv(club_id: str, event_id: str) -> ResponseReturnValue:
     stored = event_or_404(club_id, event_id)
     return _download(stored, exports.to_csv(stored), "text/csv", ".csv")
+
+
+def _pdf_language(stored: StoredEvent) -> str:
+    """The evening's language, or the one `?lang` names (a 400 for one we do not speak)."""
+    asked = request.args.get("lang")
+    if asked is None:
+        return stored.lang
+    if asked not in LANGUAGES:
+        abort(400)
+    return asked
+
+
+def _printed(pdf: printing.Pdf) -> ResponseReturnValue:
+    response = Response(pdf.cached.body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{pdf.filename}"'
+    response.set_etag(pdf.cached.etag)
+    response.cache_control.no_cache = True
+    return response.make_conditional(request)
+
+
+def _paper() -> str:
+    paper = request.args.get("paper", "a4").strip().lower() or "a4"
+    if paper not in ("a4", "letter"):
+        abort(400, description=gettext("Paper must be A4 or Letter."))
+    return paper
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/edit/<token>/series/<int:number>/tables.pdf")
+def table_cards(club_id: str, event_id: str, token: str, number: int) -> ResponseReturnValue:
+    """A series' table cards (with each table's QR) and blank sheets, one PDF."""
+    stored = editable_event(club_id, event_id, token)
+    if stored.event.series_of(number) is None:
+        abort(404)
+    links = service.table_edit_links(stored, number)
+    lang, paper = _pdf_language(stored), _paper()
+    return _printed(printing.table_cards(stored.id, stored.event, number, links, lang, paper))
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/standings.pdf")
+def standings_pdf(club_id: str, event_id: str) -> ResponseReturnValue:
+    """The evening's standings as they stand (final once every table finished)."""
+    stored = event_or_404(club_id, event_id)
+    lang, paper = _pdf_language(stored), _paper()
+    return _printed(printing.standings_pdf(stored.id, stored.event, lang, paper))
 
 
 @bp.context_processor

@@ -36,6 +36,7 @@ from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
 from referee.web.database import database
 from referee.web.games import access as game_access
+from referee.web.games import links as game_links
 from referee.web.games import queries as game_queries
 from referee.web.games.queries import StoredGame
 
@@ -443,3 +444,16 @@ def table_edit_link_token(stored: StoredEvent, number: int, table: int) -> tuple
     game_id = drawn.tables[table - 1].game_id
     token = None if game_id is None else tokens(stored).get(game_id)
     return None if game_id is None or token is None else (game_id, token)
+
+
+def table_edit_links(stored: StoredEvent, number: int) -> dict[int, str]:
+    """Table number -> its game's edit link, for the tables of series `number` with a game."""
+    drawn = stored.event.series_of(number)
+    if drawn is None:
+        return {}
+    found = {}
+    for table in drawn.tables:
+        pair = table_edit_link_token(stored, number, table.number)
+        if pair is not None:
+            found[table.number] = game_links.edit_url(*pair, external=True)
+    return found

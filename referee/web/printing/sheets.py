@@ -230,6 +230,15 @@ def render_sheet(sheet: Sheet) -> Built:
         return _render_sheet(sheet)
 
 
+def draw_sheet(canvas: Canvas, sheet: Sheet) -> None:
+    """`sheet` as the next page of a document of several (an evening's table cards and
+    sheets): the page sized as `render_sheet` sizes it. The caller forces the language."""
+    register_fonts()
+    width, height = page_size(sheet)
+    canvas.setPageSize((width, height))
+    _draw(canvas, sheet, width, height)
+
+
 def _render_sheet(sheet: Sheet) -> Built:
     register_fonts()
     width, height = page_size(sheet)
