@@ -6,13 +6,17 @@ in the backup without being listed here; the document names the schema revision 
 at, and a restore lays the rows into an empty database at that revision, then brings it up to
 date with the migrations. Games keep their ids, versions, history and token hashes: old edit
 links still edit. SQLite and PostgreSQL alike, in either direction.
+
+A feature whose rows hold a state only its engine can vouch for (an evening's JSON) names a
+check for its table (`check_rows_with`): a restore reads every such row through it before
+anything is kept, and refuses the whole backup when one does not read.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -20,6 +24,7 @@ from typing import IO, Any, Final
 
 import click
 from flask import Flask
+from flask.sansio.app import App
 from flask.cli import with_appcontext
 from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, func, select, text
 from sqlalchemy.engine import make_url
@@ -34,6 +39,10 @@ FORMAT_VERSION: Final = 1
 #: Alembic's own bookkeeping: the revision is in the document's head instead.
 _SKIPPED: Final = frozenset({VERSION_TABLE})
 _BATCH: Final = 500
+#: app.extensions key: table name -> a check of one row (a dict by column), ValueError if bad.
+CHECKS: Final = "backup_checks"
+
+RowCheck = Callable[[dict[str, Any]], None]
 
 
 class BackupError(RuntimeError):
@@ -120,8 +129,11 @@ def _reset_sequences(conn: Connection, tables: list[Table]) -> None:
                 )
 
 
-def restore(url: str, document: Any) -> dict[str, int]:
-    """Lay a backup into the empty database at `url`, then migrate it to the newest schema."""
+def restore(
+    url: str, document: Any, checks: Mapping[str, RowCheck] | None = None
+) -> dict[str, int]:
+    """Lay a backup into the empty database at `url`, then migrate it to the newest schema;
+    `checks` read each row of their table first (BackupError, nothing kept, when one fails)."""
     revision = _check_head(document)
     engine = make_engine(url)
     try:
@@ -137,7 +149,9 @@ def restore(url: str, document: Any) -> dict[str, int]:
             if unknown:
                 raise BackupError(f"tables this schema does not have: {', '.join(sorted(unknown))}")
             for table in tables:
-                counts[table.name] = _restore_table(conn, table, document["tables"].get(table.name))
+                data = document["tables"].get(table.name)
+                check = (checks or {}).get(table.name)
+                counts[table.name] = _restore_table(conn, table, data, check)
             _reset_sequences(conn, tables)
         migrate_to(engine, "head")
     finally:
@@ -145,7 +159,7 @@ def restore(url: str, document: Any) -> dict[str, int]:
     return counts
 
 
-def _restore_table(conn: Connection, table: Table, data: Any) -> int:
+def _restore_table(conn: Connection, table: Table, data: Any, check: RowCheck | None) -> int:
     if data is None:
         return 0
     columns = data.get("columns") if isinstance(data, dict) else None
@@ -156,6 +170,12 @@ def _restore_table(conn: Connection, table: Table, data: Any) -> int:
         {name: _typed(value, kind) for name, value, kind in zip(columns, row, types, strict=True)}
         for row in data.get("rows", [])
     ]
+    for number, row in enumerate(rows, start=1):
+        if check is not None:
+            try:
+                check(row)
+            except (ValueError, KeyError, TypeError) as error:
+                raise BackupError(f"row {number} of {table.name} does not read: {error}") from None
     for start in range(0, len(rows), _BATCH):
         conn.execute(table.insert(), rows[start : start + _BATCH])
     return len(rows)
@@ -217,7 +237,7 @@ def restore_from(app: Flask, path: str) -> dict[str, int]:
         except ValueError as error:
             raise BackupError(f"the file is not JSON: {error}") from None
     database(app).dispose()
-    return restore(database(app).url, document)
+    return restore(database(app).url, document, app.extensions.get(CHECKS, {}))
 
 
 def _said(counts: dict[str, int]) -> str:
@@ -247,6 +267,11 @@ def restore_command(file: str) -> None:
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"restored: {_said(counts)}", err=True)
+
+
+def check_rows_with(app: App, table: str, check: RowCheck) -> None:
+    """A feature's check of its table's rows on restore (see the module's docstring)."""
+    app.extensions.setdefault(CHECKS, {})[table] = check
 
 
 def init_app(app: Flask) -> None:

@@ -199,3 +199,11 @@ def lang_of(event_id: str) -> str | None:
             select(events.c.lang).where(events.c.id == event_id)
         ).scalar()
     return found
+
+
+def check_row(row: dict[str, Any]) -> None:
+    """A restored row of `events`: its state must read as an evening through the engine, of
+    the version the row says (ValueError otherwise; EventRefused is one)."""
+    event = Event.from_json(row["state"])
+    if event.version != row["version"]:
+        raise ValueError(f"event {row.get('id')}: version {row['version']} is not its state's")
