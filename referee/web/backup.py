@@ -24,8 +24,8 @@ from typing import IO, Any, Final
 
 import click
 from flask import Flask
-from flask.sansio.app import App
 from flask.cli import with_appcontext
+from flask.sansio.app import App
 from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
