@@ -13,7 +13,6 @@ from wtforms import (
     DateField,
     FieldList,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     SelectMultipleField,
@@ -24,7 +23,7 @@ from wtforms import (
 
 # SelectChoice is new in WTForms 3.2 (tuples are deprecated); types-WTForms does not list it yet.
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.engine.events import MAX_EVENT_NAME, MAX_SERIES
@@ -33,6 +32,7 @@ from referee.engine.seating import LARGEST_TABLE, SMALLEST_TABLE
 from referee.engine.tournament import SCHEMES
 from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
+from referee.web.inputs import WholeNumberField
 from referee.web.words import variant_name
 
 #: Name fields for newcomers on the check-in form.
@@ -70,17 +70,17 @@ class NewEventForm(FlaskForm):
         description=_l("One a line, as name=value (the rule cards list them); empty: none."),
         render_kw={"rows": 2},
     )
-    series = IntegerField(
-        _l("Series"),
-        default=4,
-        validators=[InputRequired(), NumberRange(1, MAX_SERIES)],
-        render_kw={"min": 1, "max": MAX_SERIES, "inputmode": "numeric"},
+    series = WholeNumberField(
+        _l("Series"), low=1, high=MAX_SERIES, default=4, validators=[InputRequired()]
     )
-    table_size = IntegerField(
+    # Any size is read here; the engine says which a table may have (3 to 5), in its words.
+    table_size = WholeNumberField(
         _l("Table size"),
+        low=0,
+        high=99,
         default=4,
         validators=[InputRequired()],
-        render_kw={"min": SMALLEST_TABLE, "max": LARGEST_TABLE, "inputmode": "numeric"},
+        render_kw={"min": SMALLEST_TABLE, "max": LARGEST_TABLE},
     )
     ends = RadioField(
         _l("A series ends"),
@@ -90,11 +90,7 @@ class NewEventForm(FlaskForm):
         ],
         default="game",
     )
-    series_rounds = IntegerField(
-        _l("Rounds a series"),
-        validators=[Optional()],
-        render_kw={"min": 1, "inputmode": "numeric"},
-    )
+    series_rounds = WholeNumberField(_l("Rounds a series"), low=1, high=99)
     scheme = RadioField(_l("Tournament points"), choices=[], default="romme")
     later_draws = RadioField(
         _l("Series 2 on are drawn"),
