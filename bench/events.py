@@ -1,5 +1,7 @@
 """Club night benchmark: how often opponents meet again under the mix draw and under the greedy
-draw, and how long a mix draw takes.
+draw, and how long a mix draw takes; with `--web`, the time of drawing and starting a series
+through the events service (each table's game made and filed in the club) and the size of the
+room's board, its refreshed fragment and the host's page.
 
 Plain script, not run in CI: `python bench/events.py` (about two minutes on two cores).
 For each player count, an evening of `--series` series at tables of 4 (3 or 5 where the count
@@ -9,6 +11,12 @@ evenings each. Repeats are meetings of two players beyond their first over the e
 (`seating.evening_repeats`); "pair" is the most times one pair met. A draw's time is one later
 series drawn by `mix_draw`, in milliseconds: wall clock and the process's CPU time (the machine
 is shared: the load average is printed with the figures).
+
+`--web` (`--db sqlite|postgresql|both`): for each count, an evening in a club with that many
+players checked in; series 1 drawn and started by `events.service.draw(start=True)` in one
+transaction (the draw, every table's game kept and filed in the club, its records and board),
+median of `--repeat` fresh evenings, wall and CPU ms; then the board page, its fragment and the
+host's page, bytes as sent and gzipped.
 """
 
 from __future__ import annotations
@@ -17,11 +25,13 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import DATABASES, databases
 from referee.engine.seating import (
     TableSize,
     evening_repeats,
@@ -64,6 +74,55 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def web(wanted: str, counts: list[int], repeat: int) -> None:
+    """Drawing and starting a series through the service, and the pages' sizes."""
+    import gzip
+    import statistics as stats
+
+    from referee.web import create_app
+    from referee.web.database import database
+    from referee.web.events import service
+
+    for label, url in databases(wanted, "bench-events-"):
+        folder = Path(tempfile.mkdtemp(prefix="bench-events-app-"))
+        app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url}, instance_path=str(folder))
+        client = app.test_client()
+        print(f"\n{label}: draw + start a series through the service (median of {repeat})")
+        print(
+            f"{'players':>7} {'tables':>6} {'wall ms':>9} {'cpu ms':>8}   "
+            "pages: board / live / host (bytes/gzipped)"
+        )
+        for players in counts:
+            wall, cpu = [], []
+            for run in range(repeat):
+                club = client.post("/api/v1/clubs", json={"name": f"Bench {run}"}).get_json()
+                auth = {"Authorization": f"Bearer {club['edit_token']}"}
+                api = f"/api/v1/clubs/{club['id']}/events"
+                made = client.post(api, json={"name": "Bench night", "variant": "contract",
+                                              "series": 4}, headers=auth).get_json()  # fmt: skip
+                names = [f"Player {n:03}" for n in range(players)]
+                client.post(f"{api}/{made['id']}/players", json={"names": names}, headers=auth)
+                with app.test_request_context("/"):
+                    started, started_cpu = time.perf_counter(), time.process_time()
+                    drawn = service.draw(club["id"], made["id"], club["edit_token"], 1, start=True)
+                    wall.append((time.perf_counter() - started) * 1e3)
+                    cpu.append((time.process_time() - started_cpu) * 1e3)
+                assert isinstance(drawn, service.Changed), drawn
+            page = f"/clubs/{club['id']}/events/{made['id']}"
+            sizes = []
+            for path in (
+                f"{page}/board",
+                f"{page}/board/live",
+                f"{page}/edit/{club['edit_token']}",
+            ):
+                body = client.get(path, headers={"Accept-Encoding": "identity"}).data
+                sizes.append(f"{len(body)}/{len(gzip.compress(body))}")
+            tables = len(drawn.stored.event.series[0].tables)
+            print(f"{players:>7} {tables:>6} {stats.median(wall):>9.1f} {stats.median(cpu):>8.1f}"
+                  f"   {' / '.join(sizes)}")  # fmt: skip
+        database(app).dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=50, help="evenings per count (default 50)")
@@ -71,7 +130,13 @@ def main() -> None:
     parser.add_argument(
         "--players", type=int, nargs="*", default=None, help=f"counts (default {COUNTS} + {MORE})"
     )
+    parser.add_argument("--web", action="store_true", help="the service and pages too")
+    parser.add_argument("--db", choices=DATABASES, default="sqlite", help="--web's databases")
+    parser.add_argument("--repeat", type=int, default=5, help="--web's evenings a count")
     args = parser.parse_args()
+    if args.web:
+        web(args.db, args.players or list(COUNTS), args.repeat)
+        return
     counts = args.players or [*COUNTS, *MORE]
     print(f"{args.series} series, {args.seeds} evenings a count; load average {os.getloadavg()}")
     print(
