@@ -150,3 +150,23 @@ def test_the_evening_as_json_and_csv(client: FlaskClient) -> None:
     rows = list(csv.reader(io.StringIO(client.get(f"{view}.csv").get_data(as_text=True))))
     assert rows[0][:4] == ["series", "table", "seat", "player"]
     assert NAMES  # the engine's names are the API test's; here a formula-looking name is kept
+
+
+def test_a_tables_game_page_names_its_evening_and_a_lone_game_does_not(
+    client: FlaskClient,
+) -> None:
+    _, host = _new_evening(client)
+    client.post(f"{host}/players", data={"version": _version(client, host), "new_names-0": "Ann",
+                "new_names-1": "Bo", "new_names-2": "Cy"})  # fmt: skip
+    client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
+    client.post(
+        f"{host}/series", data={"version": _version(client, host), "series": "1", "action": "start"}
+    )
+    game = re.search(r'href="(/games/[^"]+/edit/[^"]+)"', client.get(host).get_data(as_text=True))
+    assert game is not None
+    page = client.get(game.group(1), query_string={"lang": "de"}).get_data(as_text=True)
+    assert "Tisch 1 der Serie 1:" in page and "Friday night" in page and "/board" in page
+    lone = client.post("/api/v1/games", json={"variant": "contract", "players": ["A", "B", "C"]})
+    assert "Serie" not in client.get(f"/games/{lone.get_json()['id']}?lang=de").get_data(
+        as_text=True
+    )

@@ -310,3 +310,10 @@ def evenings_of_club_context() -> dict[str, object]:
         return [(eid, name, day) for eid, name, day, _ in service.of_club(club_id)]
 
     return {"club_evenings": club_evenings}
+
+
+@bp.app_context_processor
+def event_of_game_context() -> dict[str, object]:
+    """A game's page says which evening's table it is (templates/events/_of_game.html), without
+    the games package importing this one."""
+    return {"game_in_event": service.table_of_game}

@@ -123,6 +123,7 @@ Written = Changed | Refused | Conflict | Stale | EventMissing | Forbidden
 load = store.load
 version_of = store.version_of
 of_club = store.of_club
+table_of_game = store.table_of_game
 
 
 def load_in(club_id: str, event_id: str) -> StoredEvent | None:
