@@ -170,3 +170,33 @@ def test_a_tables_game_page_names_its_evening_and_a_lone_game_does_not(
     assert "Serie" not in client.get(f"/games/{lone.get_json()['id']}?lang=de").get_data(
         as_text=True
     )
+
+
+def test_a_finished_tables_banner_leads_on_to_the_evening(client: FlaskClient) -> None:
+    _, host = _new_evening(client, table_size="3", ends="game")
+    client.post(f"{host}/players", data={"version": _version(client, host), "new_names-0": "Ann",
+                "new_names-1": "Bo", "new_names-2": "Cy"})  # fmt: skip
+    client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
+    client.post(
+        f"{host}/series", data={"version": _version(client, host), "series": "1", "action": "start"}
+    )
+    edit = re.search(
+        r'href="/games/([^"/]+)/edit/([^"]+)"', client.get(host).get_data(as_text=True)
+    )
+    assert edit is not None
+    game_id, token = edit.groups()
+    seats = client.get(f"/api/v1/games/{game_id}").get_json()["players"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for number in range(1, 8):
+        left = 10 if number < 7 else 60  # round 7 goes down only by going out: a whole hand
+        results = [{"player": seats[0], "went_out": True}] + [
+            {"player": name, "penalty": left} for name in seats[1:]
+        ]
+        body = {"round": number, "results": results}
+        answer = client.post(f"/api/v1/games/{game_id}/rounds", json=body, headers=auth)
+        assert answer.status_code == 200, answer.get_json()
+    page = client.get(f"/games/{game_id}/edit/{token}").get_data(as_text=True)
+    assert "The evening's standings" in page and 'id="rematch"' not in page
+    assert "1 table has a result" not in page
+    evening = client.get(host).get_data(as_text=True)
+    assert "Every series is drawn." not in evening and "Draw series 2" in evening

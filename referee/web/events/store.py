@@ -209,18 +209,19 @@ def check_row(row: dict[str, Any]) -> None:
         raise ValueError(f"event {row.get('id')}: version {row['version']} is not its state's")
 
 
-def table_of_game(game_id: str) -> tuple[str, str, str, int, int] | None:
-    """The evening a game is a table of: (club id, event id, event name, series, table), or
-    None (one lookup by key: a game page asks)."""
+def table_of_game(game_id: str) -> tuple[str, str, str, int, int, int | None] | None:
+    """The evening a game is a table of: (club id, event id, event name, series, table, rounds
+    a series or None for a whole game), or None (one lookup by key: a game page asks)."""
     if not ids.valid_id(game_id):
         return None
+    columns = (events.c.club_id, events.c.id, events.c.name, events.c.state)
     with database().reading() as conn:
         row = conn.execute(
-            select(
-                events.c.club_id, events.c.id, events.c.name, event_games.c.series,
-                event_games.c.table_number,
-            )
+            select(*columns, event_games.c.series, event_games.c.table_number)
             .join(events, events.c.id == event_games.c.event_id)
             .where(event_games.c.game_id == game_id)
-        ).first()  # fmt: skip
-    return None if row is None else (row[0], row[1], row[2], row[3], row[4])
+        ).first()
+    if row is None:
+        return None
+    rounds = row.state.get("series_rounds") if isinstance(row.state, dict) else None
+    return row.club_id, row.id, row.name, row.series, row.table_number, rounds
