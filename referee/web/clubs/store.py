@@ -315,6 +315,17 @@ def _rows(conn: Connection, club_id: str) -> Sequence[Any]:
     ).all()
 
 
+def read_back(conn: Connection, club_id: str) -> tuple[StoredClub | None, list[ClubGame]]:
+    """The club and every game filed in it with its record and ratings, read on `conn` as
+    the pages read them (a restore reads each club back before it commits)."""
+    rows = _rows(conn, club_id)
+    return _load(conn, club_id), [
+        _club_game(row.game_id, row.variant, row.played_at, row.version, row.record, row.ratings)
+        for row in rows
+        if row.record is not None
+    ]
+
+
 def game_count(club_id: str) -> int:
     with database().reading() as conn:
         count: int = conn.execute(

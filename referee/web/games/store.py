@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -225,6 +225,48 @@ def load_many(game_ids: Sequence[str]) -> list[StoredGame]:
     with database().reading() as conn:
         found = [_load(conn, game_id) for game_id in wanted]
     return sorted((g for g in found if g), key=lambda g: g.updated_at, reverse=True)
+
+
+def read_back(conn: Connection) -> Iterator[tuple[str, Callable[[], Readback]]]:
+    """Every game with its whole history, read on `conn` as the pages read them, in the order
+    of their ids: (id, read) where `read()` makes the game (a restore reads every game back
+    before it commits, and says which game does not read). Three streamed queries, whatever
+    the number of games."""
+    streamed = conn.execution_options(stream_results=True, yield_per=1000)
+    game_rows = streamed.execute(select(games).order_by(games.c.id))
+    round_rows = _Grouped(streamed.execute(
+        select(rounds.c.game_id, rounds.c.results).order_by(rounds.c.game_id, rounds.c.number)
+    ))  # fmt: skip
+    change_rows = _Grouped(
+        streamed.execute(select(changes).order_by(changes.c.game_id, changes.c.id))
+    )
+    for row in game_rows:
+        its_rounds, its_changes = round_rows.take(row.id), change_rows.take(row.id)
+
+        def read(row: Row[Any] = row, its_rounds: list[Row[Any]] = its_rounds,
+                 its_changes: list[Row[Any]] = its_changes) -> Readback:  # fmt: skip
+            return _stored(row, its_rounds), [_entry(change) for change in its_changes]
+
+        yield row.id, read
+
+
+Readback = tuple["StoredGame", list["Entry"]]
+
+
+class _Grouped:
+    """Rows in the order of their games (the database's order of ids, the same in every
+    query), taken a game at a time: every row's game is there (a foreign key)."""
+
+    def __init__(self, rows: Iterable[Row[Any]]) -> None:
+        self._rows = iter(rows)
+        self._next: Row[Any] | None = next(self._rows, None)
+
+    def take(self, game_id: str) -> list[Row[Any]]:
+        taken = []
+        while self._next is not None and self._next.game_id == game_id:
+            taken.append(self._next)
+            self._next = next(self._rows, None)
+        return taken
 
 
 def version_of(game_id: str) -> int | None:
