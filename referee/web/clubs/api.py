@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, reason
 from referee.engine.variants import get_variant
-from referee.web.api.bodies import guard
+from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.games import links as game_links
@@ -158,7 +158,7 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
     if club is None:
         return _error(404, "club_not_found")
     if token is None:
-        return _error(403, "missing_club_token")
+        return unauthorised("missing_club_token")
     if not store.check_token(club.id, token):
         return _error(403, "bad_club_token")
     stored, game_token = filing.start_game(

@@ -6,15 +6,15 @@ with reasons of its own.
 
 from __future__ import annotations
 
-from pydantic import Field, StrictStr
+from pydantic import Field
 
-from referee.web.api.schemas import Answer, Body, Language
+from referee.web.api.schemas import Answer, Body, Language, Name
 
 
 class NewClub(Body):
     """POST /api/v1/clubs"""
 
-    name: StrictStr = Field(description="the club's name", examples=["Thursday table"])
+    name: Name = Field(description="the club's name", examples=["Thursday table"])
     lang: Language | None = None
 
 
