@@ -236,9 +236,10 @@ def test_errors_in_six_languages(api: FlaskClient, lang: str) -> None:
                         content_type="text/plain", query_string={"lang": lang})  # fmt: skip
     assert response.status_code == 415
     error = response.get_json()["error"]
-    assert error["code"] == "unsupported_media_type" and "Content-Type: application/json" in error[
-        "message"
-    ]
+    assert (
+        error["code"] == "unsupported_media_type"
+        and "Content-Type: application/json" in error["message"]
+    )
     english = api.post("/api/v1/meld", data="{}", content_type="text/plain").get_json()
     assert (error["message"] == english["error"]["message"]) == (lang == "en")
 
