@@ -452,3 +452,51 @@ def test_names_are_isolated_in_html(probed: FlaskClient) -> None:
     hostile = _start(probed, ["<b>x</b>", "Bo", "Cy"])
     text = probed.get(hostile).get_data(as_text=True)
     assert "<bdi>&lt;b&gt;x&lt;/b&gt;</bdi>" in text
+
+
+# -- issue 23: redirects, encoded paths, names ---------------------------------------------------
+
+
+@pytest.mark.parametrize("switch", ["/theme/dark", "/theme/auto", "/lang/de"])
+@pytest.mark.parametrize(
+    ("referrer", "nexts"),
+    [
+        ("http://localhost//evil.example/x", ""),
+        ("http://localhost/\\evil.example/x", ""),
+        ("http://evil.example/games", ""),
+        ("", "//evil.example/x"),
+        ("", "/\t/evil.example/x"),
+        ("", "/\\evil.example"),
+        ("", "https://evil.example/"),
+    ],
+)
+def test_the_switches_never_send_a_phone_to_another_site(
+    probed: FlaskClient, switch: str, referrer: str, nexts: str
+) -> None:
+    headers = {"Referer": referrer} if referrer else {}
+    query = {"next": nexts} if nexts else {}
+    answer = probed.get(switch, headers=headers, query_string=query)
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+
+
+def test_the_switches_go_back_to_the_page_they_were_pressed_on(probed: FlaskClient) -> None:
+    back = probed.get("/theme/dark", headers={"Referer": "http://localhost/rules/contract?x=1"})
+    assert back.headers["Location"] == "/rules/contract?x=1"
+    assert probed.get("/lang/nl?next=/referee").headers["Location"] == "/referee"
+
+
+def test_one_name_rule_for_games_and_clubs(probed: FlaskClient) -> None:
+    """A family emoji (zero-width joiners) is a name in a game and in a club alike."""
+    family = "👨\u200d👩\u200d👧"
+    club = probed.post("/api/v1/clubs", json={"name": "Sundays"}).get_json()
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    body = {"variant": "contract", "players": [family, "Bo", "Cy"], "club": club["id"]}
+    filed = probed.post("/api/v1/games", json=body, headers=auth)
+    assert filed.status_code == 201, filed.get_json()
+    assert filed.get_json()["players"][0] == family
+    alone = probed.post(
+        "/api/v1/games", json={"variant": "contract", "players": [family, "B", "C"]}
+    )
+    assert alone.status_code == 201
+    members = probed.get(f"/api/v1/clubs/{club['id']}").get_json()["members"]
+    assert family in [m if isinstance(m, str) else m["name"] for m in members]

@@ -12,7 +12,6 @@ row lock. Edit tokens are kept as hashes only.
 from __future__ import annotations
 
 import hmac
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,12 +121,13 @@ def newcomers(members: Sequence[str], names: Iterable[str]) -> list[str]:
 
 
 def check_names(names: Sequence[str]) -> None:
-    """GameRefused for a name a member cannot have: control characters (a NUL cannot even be
-    kept in PostgreSQL's text) are no one's name."""
+    """GameRefused for a name a member cannot have: the games' one rule (`clean_name`), so
+    whatever a game takes a club takes (a family emoji keeps its joiners), and nothing a
+    clean name loses (controls: a NUL cannot even be kept in PostgreSQL's text)."""
     reasons = [
         reason("bad_input", player=seat, field="players")
         for seat, name in enumerate(names)
-        if any(unicodedata.category(ch).startswith("C") for ch in name)
+        if not isinstance(name, str) or clean_name(name) != name or not name
     ]
     if reasons:
         raise GameRefused(reasons)
