@@ -500,3 +500,34 @@ def test_one_name_rule_for_games_and_clubs(probed: FlaskClient) -> None:
     assert alone.status_code == 201
     members = probed.get(f"/api/v1/clubs/{club['id']}").get_json()["members"]
     assert family in [m if isinstance(m, str) else m["name"] for m in members]
+
+
+@pytest.mark.parametrize("spelt", ["%65dit/", "edit%2F", "%2Fedit%2F", "ed%69t/"])
+def test_an_edit_link_spelt_with_escapes_is_a_404_and_its_token_stays_out_of_the_log(
+    tmp_path: Path, spelt: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Sent as a browser or a script sends it (the test client decodes paths before the app
+    sees them): the development server's own request line, its own log."""
+    import http.client
+    import threading
+
+    from werkzeug.serving import make_server
+
+    app = _new_app(tmp_path)
+    game = _created(app.test_client())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            path = f"/games/{game['id']}/{spelt}{game['edit_token']}"
+            connection.request("GET", path, headers={"Host": "localhost"})
+            assert connection.getresponse().status == 404
+            connection.request("GET", f"/games/{game['id']}/edit/{game['edit_token']}",
+                               headers={"Host": "localhost"})  # fmt: skip
+            assert connection.getresponse().status == 200  # the one spelling still opens it
+            connection.close()
+    finally:
+        server.shutdown()
+        database(app).dispose()
+    assert game["edit_token"] not in caplog.text and "***" in caplog.text
