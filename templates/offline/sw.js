@@ -8,6 +8,7 @@
  *   sends them when the signal is back, even with the page closed.
  * - Under a sub-path (ROOT: "/rummy"), paths are read below it, and the caches are named with
  *   it: another app of the same origin keeps its own.
+ * - Kept pages do not stay forever: forgetPages() below.
  */
 "use strict";
 importScripts({{ idb|tojson }}, {{ core|tojson }});
@@ -35,7 +36,41 @@ self.addEventListener("activate", function (event) {
         return name.indexOf(CACHE_PREFIX + "shell-") === 0 && name !== SHELL_CACHE;
       }).map(function (name) { return caches.delete(name); }));
     }).then(function () { return self.clients.claim(); })
+      .then(function () { return forgetPages(); })
   );
+});
+
+// An edit page holds the game's edit token in its address: kept on the phone a few days after
+// it was last opened (a game lasts an evening), other pages a month, and every page of a game
+// the server no longer has (`gone`: "/games/<id>") forgotten at once. Run when the worker
+// starts, at most hourly on the way to a page, and when a page asks ("forget-pages").
+var KEPT_DAYS = { edit: 3, other: 30 };
+var forgotAt = 0;
+function forgetPages(gone) {
+  forgotAt = Date.now();
+  return caches.open(PAGES_CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (request) {
+        var path = new URL(request.url).pathname;
+        if (gone && (path === gone || path.indexOf(gone + "/") === 0)) {
+          return cache.delete(request);
+        }
+        return cache.match(request).then(function (kept) {
+          return kept ? kept.text() : "";
+        }).then(function (html) {
+          var fetched = /data-fetched="([^"]+)"/.exec(html);
+          var days = path.indexOf("/edit/") >= 0 ? KEPT_DAYS.edit : KEPT_DAYS.other;
+          if (!fetched || Date.now() - Date.parse(fetched[1]) > days * 864e5) {
+            return cache.delete(request);
+          }
+        });
+      }));
+    });
+  });
+}
+
+self.addEventListener("message", function (event) {
+  if (event.data === "forget-pages") { event.waitUntil(forgetPages()); }
 });
 
 // A kept page says when it was fetched, so that offline it can say "last updated 21:14".
@@ -73,6 +108,12 @@ function navigate(event, path) {
   return fetch(event.request).then(function (response) {
     if (response.ok && (response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
       event.waitUntil(keep(event.request, response));
+    }
+    var game = /^\/games\/[^/]+/.exec(path);
+    if (game && (response.status === 404 || response.status === 410)) {
+      event.waitUntil(forgetPages(ROOT + game[0]));  // the game is gone: so are its pages
+    } else if (Date.now() - forgotAt > 36e5) {
+      event.waitUntil(forgetPages());
     }
     return response;
   }).catch(function () { return offlinePage(event.request); });
