@@ -57,3 +57,15 @@ def test_the_shell_holds_every_file_a_kept_page_loads(client: FlaskClient) -> No
         loaded = set(re.findall(r'(?:href|src)="/static/([^"?]+\.(?:css|js))', text))
         assert loaded, path
         assert loaded <= set(SHELL), (path, loaded - set(SHELL))
+
+
+def test_static_files_vary_on_nothing_pages_on_the_language(client: FlaskClient) -> None:
+    """A stylesheet is the same in every language: a cache that honours Vary (the service
+    worker's) must find it whatever language header a phone sends. Pages vary by language."""
+    headers = {"Accept-Language": "de-DE,de;q=0.9", "Cookie": "theme=dark"}
+    for name in SHELL:
+        with client.get(f"/static/{name}", headers=headers) as served:
+            vary = {value.strip().lower() for value in served.headers.get("Vary", "").split(",")}
+            assert not vary & {"accept-language", "cookie", "*"}, (name, vary)
+    page = client.get("/rules", headers=headers)
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)

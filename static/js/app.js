@@ -21,9 +21,18 @@
   });
 
   // Installable and usable without signal: the service worker keeps the pages a phone opened.
+  // The worker keeps the pages open when it first activates; a page it does not control (a
+  // reload that went past it) asks to be kept.
   if ("serviceWorker" in navigator) {
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js").catch(function () { /* plain pages still work */ });
+      navigator.serviceWorker.register("/sw.js").then(function () {
+        return navigator.serviceWorker.ready;
+      }).then(function (registration) {
+        var worker = registration.active;
+        if (!navigator.serviceWorker.controller && worker && worker.state === "activated") {
+          worker.postMessage({ keep: window.location.href });
+        }
+      }).catch(function () { /* plain pages still work */ });
     });
   }
 

@@ -1,8 +1,13 @@
 /* Rummy Referee's service worker (rendered by referee/web/offline.py; shell {{ version }}).
  *
  * - The app shell is kept at install and served from the cache.
- * - Every game and rule page a phone opens is kept, network first: without signal the page it
- *   saw last is shown, marked "offline" with the time it was last updated (app.js says so).
+ * - Every game, rule and club page a phone opens is kept, network first: without signal the page
+ *   it saw last is shown, marked "offline" with the time it was last updated (app.js says so).
+ *   The visit that installs the worker is kept too: the worker keeps the pages open when it
+ *   activates, before it takes them over (a page it does not control yet asks it the same).
+ * - Pages are kept and found by their address alone, whatever the request's headers; static
+ *   files by their path (their Vary is not theirs to decide: a phone's language header must
+ *   not make a kept stylesheet a miss).
  * - The referee needs the server: without signal it answers a page that says so.
  * - Writes made without signal wait in the outbox (IndexedDB, outbox-core.js); a Background Sync
  *   sends them when the signal is back, even with the page closed.
@@ -15,7 +20,9 @@ var PAGES_CACHE = "pages-v1";
 var SHELL = {{ shell|safe }};
 var OFFLINE = {{ offline|tojson }};
 var NEEDS_SERVER = {{ needs_server|tojson }};
-var KEPT_PAGES = /^\/(?:$|games\/[^/]+(?:\/edit\/[^/]+(?:\/rounds\/\d+)?)?$|rules(?:\/[^/.]+)?$)/;
+var KEPT_PAGES = new RegExp(
+  "^/(?:$|games/[^/]+(?:/edit/[^/]+(?:/rounds/\\d+)?)?$|rules(?:/[^/.]+)?$" +
+  "|clubs/[^/.]+(?:/edit/[^/]+)?$)");
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -30,9 +37,42 @@ self.addEventListener("activate", function (event) {
       return Promise.all(names.filter(function (name) {
         return name.indexOf("shell-") === 0 && name !== SHELL_CACHE;
       }).map(function (name) { return caches.delete(name); }));
-    }).then(function () { return self.clients.claim(); })
+    }).then(keepOpenPages).then(function () { return self.clients.claim(); })
   );
 });
+
+// The pages open while the worker was installed never went through it: each is fetched once
+// more and kept, so that the visit that installed the worker is there without signal.
+function keepOpenPages() {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (open) {
+    return Promise.all(open.map(function (client) { return keepAddress(client.url); }));
+  });
+}
+
+function keepAddress(address) {
+  var url = new URL(address);
+  if (url.origin !== self.location.origin || !KEPT_PAGES.test(url.pathname)) {
+    return Promise.resolve();
+  }
+  var request = new Request(url.href, { credentials: "same-origin" });
+  return fetch(request).then(function (response) {
+    return isPage(response) ? keep(request, response) : null;
+  }).catch(function () { /* no signal any more: nothing to keep */ });
+}
+
+// A page a worker does not control yet (a reload that bypassed it) asks to be kept.
+self.addEventListener("message", function (event) {
+  var address = event.data && event.data.keep;
+  if (typeof address !== "string") { return; }
+  var done = keepAddress(address).then(function () {
+    if (event.ports && event.ports[0]) { event.ports[0].postMessage({ kept: address }); }
+  });
+  if (event.waitUntil) { event.waitUntil(done); }
+});
+
+function isPage(response) {
+  return response.ok && (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+}
 
 // A kept page says when it was fetched, so that offline it can say "last updated 21:14".
 function keep(request, response) {
@@ -50,7 +90,7 @@ function offlinePage(request) {
   return caches.open(PAGES_CACHE).then(function (cache) {
     return cache.match(request.url, { ignoreVary: true });
   }).then(function (kept) {
-    if (!kept) { return caches.match(OFFLINE); }
+    if (!kept) { return caches.match(OFFLINE, { ignoreVary: true }); }
     return kept.text().then(function (html) {
       return new Response(html.replace("<html ", '<html data-offline="1" '), {
         headers: { "Content-Type": "text/html; charset=utf-8" }
@@ -61,13 +101,15 @@ function offlinePage(request) {
 
 function navigate(event, url) {
   if (url.pathname === "/referee") {
-    return fetch(event.request).catch(function () { return caches.match(NEEDS_SERVER); });
+    return fetch(event.request).catch(function () {
+      return caches.match(NEEDS_SERVER, { ignoreVary: true });
+    });
   }
   if (!KEPT_PAGES.test(url.pathname)) {
     return fetch(event.request).catch(function () { return offlinePage(event.request); });
   }
   return fetch(event.request).then(function (response) {
-    if (response.ok && (response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
+    if (isPage(response)) {
       event.waitUntil(keep(event.request, response));
     }
     return response;
@@ -83,7 +125,7 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (url.pathname.indexOf("/static/") === 0) {
-    event.respondWith(caches.match(request, { ignoreSearch: true }).then(function (hit) {
+    event.respondWith(caches.match(request, { ignoreSearch: true, ignoreVary: true }).then(function (hit) {
       return hit || fetch(request);
     }));
     return;
