@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -284,7 +285,19 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
         return _stale(game_id, token, posted, template, conflict)
     except store.GameNotFound:
         abort(404)
-    return _back_to_the_game(stored.id, token, corrected=posted.correcting)
+    return _back_to_the_game(stored.id, token, corrected=_to_the_scores(posted))
+
+
+#: What the conflict view's form says it settles (templates/games/_conflict.html): after
+#: either choice, saving this phone's entry or keeping the saved one, the phone goes on to the
+#: next round.
+SETTLES_A_CONFLICT = "next-round"
+
+
+def _to_the_scores(posted: Posted) -> bool:
+    """Whether a save goes back to the score table: a correction does, unless it settled a
+    conflict (then the phone is on the next round, as after keeping the saved one)."""
+    return posted.correcting and request.form.get("then") != SETTLES_A_CONFLICT
 
 
 def _back_url(game_id: str, token: str, *, corrected: bool) -> str:
@@ -293,16 +306,22 @@ def _back_url(game_id: str, token: str, *, corrected: bool) -> str:
 
 
 def _back_to_the_game(game_id: str, token: str, *, corrected: bool) -> ResponseReturnValue:
-    """After a save: the game's page. A correction goes back to the score table, and the
-    address says so (htmx would keep the correction's address: it is told to load the page)."""
+    """After a save: the game's page (a correction: its score table). htmx asking from that
+    very page follows the redirect and swaps the page in; from another address (a correction's
+    page) the phone is told to load it, so that its address says where it is."""
     where = _back_url(game_id, token, corrected=corrected)
-    if not corrected:
-        return redirect(where, 303)
-    if request.headers.get("HX-Request"):
+    if request.headers.get("HX-Request") and not _asked_from(where):
         response = Response(status=204)
         response.headers["HX-Redirect"] = where
         return response
     return redirect(where, 303)
+
+
+def _asked_from(where: str) -> bool:
+    """Whether an htmx request comes from the page at `where` (told to load an address that
+    differs only by its #part, a browser would merely scroll, leaving the old page on screen)."""
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    return current.path == urlsplit(where).path
 
 
 def _ask_again(
@@ -336,7 +355,7 @@ def _key_first(
     """The form's key, or the answer when that key came before: a retry (a double tap, a lost
     answer, the outbox) is answered before any check, never judged stale or a repeat."""
     try:
-        once = _once(_back_url(stored.id, token, corrected=posted.correcting))
+        once = _once(_back_url(stored.id, token, corrected=_to_the_scores(posted)))
         if once is not None:
             store.answered(stored.id, once)
     except (store.Replayed, store.KeyReused, GameRefused) as error:
@@ -354,7 +373,7 @@ def _key_answer(
     """Saved before under this key: where the save led. The key came before with another entry
     (422), or is no key at all (400): the entry stays as typed, with a fresh key to save it by."""
     if isinstance(error, store.Replayed):
-        return _back_to_the_game(stored.id, token, corrected=posted.correcting)
+        return _back_to_the_game(stored.id, token, corrected=_to_the_scores(posted))
     if isinstance(error, GameRefused):
         notice, status = " ".join(describe_reason(r) for r in error.reasons), 400
     else:

@@ -1,0 +1,118 @@
+"""A whole evening by thumb on the round screen, in headless Chromium at 360 px (320 px where
+the screen is at its tightest), in English and in German (issue 22): a conflict settled lands
+on the next round, its table fits the phone, what was opened stays in view, a form the game
+moved under says so at once, bad numbers are the app's to say, undo is within reach."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from table_phones import (
+    NAMES,
+    enter_by_api,
+    in_view,
+    new_game,
+    saved_rounds,
+    sideways,
+)
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "enter": "Enter round {n}",
+        "save": "Save the round",
+        "mine": "Save mine instead",
+        "keep": "Keep the saved one",
+        "conflict": "Round {n} was saved on another phone",
+    },
+    "de": {
+        "enter": "Runde {n} eintragen",
+        "save": "Runde speichern",
+        "mine": "Meinen Eintrag speichern",
+        "keep": "Gespeichertes behalten",
+        "conflict": "Runde {n} wurde auf einem anderen Handy gespeichert",
+    },
+}
+LANGS = list(WORDS)
+
+
+def _say(lang: str, key: str, **values: Any) -> str:
+    return WORDS[lang][key].format(**values)
+
+
+def _type_round(page: Page, lang: str, out: int, points: dict[int, int]) -> None:
+    page.locator(f"label.out-toggle:has(#went-out-{out})").tap()
+    for seat, value in points.items():
+        page.locator(f"#seat-{seat}-penalty").fill(str(value))
+    page.get_by_role("button", name=_say(lang, "save")).tap()
+
+
+def _into_a_conflict(page: Page, base: str, players: int, lang: str) -> dict[str, Any]:
+    """This phone types round 1 while another phone saves it first: the conflict view."""
+    game = new_game(page, base, players, lang=lang)
+    page.goto(game["edit_url"])
+    names = NAMES[:players]
+    enter_by_api(
+        page,
+        base,
+        game,
+        1,
+        [{"player": names[0], "went_out": True}]
+        + [{"player": name, "penalty": 20} for name in names[1:]],
+    )
+    _type_round(page, lang, 0, {seat: 30 + 5 * seat for seat in range(1, players)})
+    expect(page.locator("#conflict")).to_contain_text(_say(lang, "conflict", n=1))
+    return game
+
+
+# -- 1. settling a conflict: the phone is on the next round -------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("choice", ["mine", "keep"])
+def test_after_either_choice_of_a_conflict_the_phone_is_on_the_next_round(
+    phone: Any, live_server: str, lang: str, choice: str
+) -> None:
+    page = phone(360)
+    game = _into_a_conflict(page, live_server, 4, lang)
+    if choice == "mine":
+        page.get_by_role("button", name=_say(lang, "mine")).tap()
+    else:
+        page.get_by_role("link", name=_say(lang, "keep")).tap()
+    expect(page.locator("#conflict")).to_have_count(0)
+    title = page.locator("#form-title")
+    expect(title).to_have_text(_say(lang, "enter", n=2))
+    assert in_view(title)
+    expect(page.get_by_role("button", name=_say(lang, "mine"))).to_have_count(0)
+    expect(page.locator('.round-link[href$="/rounds/1"]')).to_have_count(1)
+    scores = [r["scores"][NAMES[1]] for r in saved_rounds(page, live_server, game)]
+    assert scores == ([35] if choice == "mine" else [20])
+    # the next round goes in as any other
+    _type_round(page, lang, 1, {0: 5, 2: 10, 3: 15})
+    expect(page.locator("#form-title")).to_have_text(_say(lang, "enter", n=3))
+    assert len(saved_rounds(page, live_server, game)) == 2
+
+
+# -- 2. the conflict table fits the phone ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("width", "players"), [(360, 4), (360, 8), (320, 2), (320, 8)])
+def test_the_conflict_table_fits_the_phone_with_this_phones_column_in_view(
+    phone: Any, live_server: str, lang: str, width: int, players: int
+) -> None:
+    page = phone(width)
+    _into_a_conflict(page, live_server, players, lang)
+    assert sideways(page) == 0
+    table = page.locator(".conflict-table")
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    for cell in page.locator(".conflict-table tr > :last-child").all():
+        cell_box = cell.bounding_box()
+        assert cell_box is not None and cell_box["x"] + cell_box["width"] <= width
+    # what this phone has is a number to compare, beside what was saved
+    expect(page.locator(".conflict-table tbody tr").nth(1).locator("td")).to_have_text(
+        ["20", re.compile(r"^35")]
+    )
