@@ -4,9 +4,10 @@ and a line of history per change. (The views themselves are in `routes.py` and `
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from flask_babel import gettext
 from markupsafe import Markup, escape
@@ -130,14 +131,49 @@ def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:
     }
 
 
-def short_names(players: Sequence[str], letters: int = 3) -> list[str]:
-    """Names short enough for eight columns on a 320-px phone: the first `letters` letters,
-    unless another name starts the same; then the first letters and the seat number."""
-    starts = [name[:letters].casefold() for name in players]
-    return [
-        name[:letters] if starts.count(starts[seat]) == 1 else f"{name[: letters - 1]}{seat + 1}"
-        for seat, name in enumerate(players)
-    ]
+#: How many letters a name may keep in the score table's head, by the number of players: the
+#: columns of eight players fit a 320-px phone with three, those of two with ten.
+SHORT_NAME_LETTERS: Final = {2: 10, 3: 7, 4: 5, 5: 5, 6: 4}
+_WORDS: Final = re.compile(r"[^\s\-\u2010\u2013]+")
+
+
+def short_names(players: Sequence[str], letters: int | None = None) -> list[str]:
+    """Names short enough for the score table's columns on a 320-px phone, each recognisable:
+    the start of a name (its first word, or the first `letters` letters of it); where two
+    players share that start, their initials ("Diederik Jan", "Diederik Piet": DJ, DP); failing
+    that (one-word names, the same initials), the start and the seat ("An1", "An2"). The page
+    gives the full name to screen readers, and in a key under the table."""
+    letters = letters or SHORT_NAME_LETTERS.get(len(players), 3)
+    shorts = [_name_start(name, letters) for name in players]
+    for seats in _sharing(shorts):
+        for seat in seats:
+            initials = _initials(players[seat])
+            if 1 < len(initials) <= letters:
+                shorts[seat] = initials
+    for seats in _sharing(shorts):
+        for seat in seats:
+            shorts[seat] = f"{_name_start(players[seat], max(letters - 1, 1))}{seat + 1}"
+    for seats in _sharing(shorts):  # a name that reads like another's start and seat ("An2")
+        for seat in seats:
+            shorts[seat] = f"#{seat + 1}"
+    return shorts
+
+
+def _name_start(name: str, letters: int) -> str:
+    words = _WORDS.findall(name)
+    return (words[0] if words else name)[:letters]
+
+
+def _initials(name: str) -> str:
+    return "".join(word[0] for word in _WORDS.findall(name)).upper()
+
+
+def _sharing(shorts: Sequence[str]) -> list[list[int]]:
+    """The seats whose short names are the same (letter case aside), group by group."""
+    seats: dict[str, list[int]] = {}
+    for seat, short in enumerate(shorts):
+        seats.setdefault(short.casefold(), []).append(seat)
+    return [group for group in seats.values() if len(group) > 1]
 
 
 def share_text(game: Game) -> str:
