@@ -112,9 +112,14 @@ def broken_words(target: Locator) -> list[str]:
 
 # Each cell's text as drawn: its box, and whether it spills out of its cell.
 FIGURES = """(row) => [...row.children].map((cell) => {
-  const range = document.createRange();
-  range.selectNodeContents(cell);
-  const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+  const rects = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.data.trim() || node.parentElement.closest(".visually-hidden")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    rects.push(...[...range.getClientRects()].filter((r) => r.width > 0));
+  }
   const box = cell.getBoundingClientRect();
   return {
     text: cell.innerText.trim(),

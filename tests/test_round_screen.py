@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.web.games import store
+from referee.web.games.presenting import SHORT_NAME_LETTERS, short_names
 
 
 def _start(client: FlaskClient, names: list[str], **extra: Any) -> str:
@@ -227,6 +231,45 @@ def test_eight_players_get_short_names_in_the_table_and_full_ones_for_screen_rea
         and 'name-short" aria-hidden="true"><bdi>Ed<' not in head
     )
     assert 'class="score-table many"' in page
+
+
+@pytest.mark.parametrize(
+    ("players", "shorts"),
+    [
+        # the start of a name: its first word, or as many letters of it as the column holds
+        (["Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L."],
+         ["Anne", "Barth", "Chris", "Domin"]),
+        # two players share a start: initials
+        (["Bonifacio Ro", "Bonifacio Jo", "Diederik Jan", "Diederik Piet"],
+         ["BR", "BJ", "DJ", "DP"]),
+        (["Jo Ann", "Jo Beth", "Jo"], ["JA", "JB", "Jo"]),
+        (["Anne-Marie K", "Anne Bakker", "Cy"], ["AMK", "AB", "Cy"]),
+        # one-word names that share a start: the start and the seat
+        (["Christabella", "Christopher", "Ann", "Bo"], ["Chri1", "Chri2", "Ann", "Bo"]),
+        (["Anne", "Anna", "An2", "Bo", "Cy", "Di", "Ed", "Fi"],
+         ["An1", "#2", "#3", "Bo", "Cy", "Di", "Ed", "Fi"]),
+        # two players: ten letters
+        (["Bartholomeus", "Ann"], ["Bartholome", "Ann"]),
+    ],
+)  # fmt: skip
+def test_short_names_are_the_start_of_a_name_or_initials_where_two_share_it(
+    players: list[str], shorts: list[str]
+) -> None:
+    assert short_names(players) == shorts
+
+
+@given(
+    st.lists(
+        st.text(min_size=1, max_size=24).map(str.strip).filter(bool),
+        min_size=2,
+        max_size=8,
+        unique_by=str.casefold,
+    )
+)
+def test_short_names_tell_every_player_apart_and_fit_the_column(players: list[str]) -> None:
+    shorts = short_names(players)
+    assert len({short.casefold() for short in shorts}) == len(players)
+    assert all(0 < len(short) <= SHORT_NAME_LETTERS.get(len(players), 3) for short in shorts)
 
 
 def test_the_contract_table_reads_row_by_row_to_a_screen_reader(client: FlaskClient) -> None:

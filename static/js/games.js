@@ -291,8 +291,28 @@
     }
   }
 
+  // -- the score table's names pin under the game's head: as far down as the head reaches ---
+
+  function measureHead() {
+    var head = document.getElementById("game-head");
+    var height = head ? head.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--game-head-height", height + "px");
+  }
+
+  var headWatch = window.ResizeObserver ? new ResizeObserver(measureHead) : null;
+
+  function watchHead() {
+    var head = document.getElementById("game-head");
+    if (head && headWatch && !head.dataset.watched) {
+      head.dataset.watched = "1";
+      headWatch.observe(head);
+    }
+    measureHead();
+  }
+
   function init(root) {
     root = root || document;
+    watchHead();
     addSteppers(root);
     // The picker may not be started yet (htmx:load reaches this script first): start it here.
     if (window.CardPicker) { window.CardPicker.start(root); }
