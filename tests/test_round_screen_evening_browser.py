@@ -116,3 +116,45 @@ def test_the_conflict_table_fits_the_phone_with_this_phones_column_in_view(
     expect(page.locator(".conflict-table tbody tr").nth(1).locator("td")).to_have_text(
         ["20", re.compile(r"^35")]
     )
+
+
+# -- 3. what was opened stays in view --------------------------------------------------------------
+
+
+def _tap_in_view(page: Page, target: Any) -> None:
+    """A thumb's tap: swiped to first if it is not in view."""
+    if not in_view(target):
+        target.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+    target.tap()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("width", "players"), [(360, 4), (320, 8)])
+@pytest.mark.parametrize(("first", "then"), [("cards", "count"), ("count", "cards")])
+def test_opening_one_players_count_or_picker_keeps_it_in_view(
+    phone: Any, live_server: str, lang: str, width: int, players: int, first: str, then: str
+) -> None:
+    page = phone(width)
+    game = new_game(page, live_server, players, rounds=1, lang=lang)
+    page.goto(game["edit_url"])
+    _tap_in_view(page, page.locator(f"#seat-1-{first}-open"))
+    if first == "cards":
+        for card in ("7H", "KS", "4D"):
+            _tap_in_view(page, page.locator(f'#seat-1-hand .cp-key[data-card="{card}"]'))
+    else:
+        _tap_in_view(page, page.locator("#seat-1-hand .stepper button").last)
+    tool = page.locator(f"#seat-2-{then}-open")
+    _tap_in_view(page, tool)
+    expect(tool).to_have_attribute("aria-expanded", "true")
+    # what was opened is in view: the player's row and the first keys of what opened
+    assert in_view(page.locator("#seat-2-penalty"))
+    opened = (
+        page.locator('#seat-2-hand .cp-key[data-card="AC"]')
+        if then == "cards"
+        else page.locator("#seat-2-hand .stepper button").first
+    )
+    expect(opened).to_be_visible()
+    assert in_view(opened)
+    assert not in_view(page.locator(".share summary").first)
+    # and what the first player counted is kept
+    assert page.locator("#seat-1-penalty").input_value() != ""

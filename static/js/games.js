@@ -104,6 +104,7 @@
   function showHand(player, what) {
     var hand = player.querySelector("details.hand");
     if (!hand) { return; }
+    var stood = player.getBoundingClientRect().top;
     var closing = hand.open && hand.getAttribute("data-show") === what;
     hand.open = !closing;
     hand.setAttribute("data-show", what);
@@ -121,6 +122,9 @@
       if (picker && field) { picker.activate(field); }
     }
     lastSeat = seatNumber(player);
+    // Another player's picker closed above this row: the page got shorter above it. The row
+    // stays where the thumb tapped it (else what was opened ends above the screen).
+    window.scrollBy(0, player.getBoundingClientRect().top - stood);
     bringIntoReach(player);
   }
 
