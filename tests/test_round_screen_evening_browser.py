@@ -26,6 +26,9 @@ WORDS: dict[str, dict[str, str]] = {
         "mine": "Save mine instead",
         "keep": "Keep the saved one",
         "conflict": "Round {n} was saved on another phone",
+        "cannot": "This round cannot be saved yet",
+        "not_whole": "“1x7” is not a whole number.",
+        "not_between": "-5 is not between 0",
     },
     "de": {
         "enter": "Runde {n} eintragen",
@@ -33,6 +36,9 @@ WORDS: dict[str, dict[str, str]] = {
         "mine": "Meinen Eintrag speichern",
         "keep": "Gespeichertes behalten",
         "conflict": "Runde {n} wurde auf einem anderen Handy gespeichert",
+        "cannot": "Diese Runde kann noch nicht gespeichert werden",
+        "not_whole": "„1x7“ ist keine ganze Zahl.",
+        "not_between": "-5 liegt nicht zwischen 0",
     },
 }
 LANGS = list(WORDS)
@@ -158,3 +164,38 @@ def test_opening_one_players_count_or_picker_keeps_it_in_view(
     assert not in_view(page.locator(".share summary").first)
     # and what the first player counted is kept
     assert page.locator("#seat-1-penalty").input_value() != ""
+
+
+# -- 6. bad numbers are the app's to say, all at once, and nothing typed is changed ---------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_numbers_are_said_by_the_app_all_at_once_and_kept_as_typed(
+    phone: Any, live_server: str, lang: str
+) -> None:
+    page = phone(360, locale="fr-FR")  # the browser's own language is neither
+    game = new_game(page, live_server, 4, rounds=1, lang=lang)
+    page.goto(game["edit_url"])
+    page.locator("#seat-1-penalty").fill("-5")
+    page.locator("#seat-2-penalty").fill("1x7")
+    # a count by value that is not a number leaves the points box as it is
+    page.locator("#seat-3-count-open").tap()
+    page.locator("#seat-3-penalty").fill("20")
+    page.locator("#seats-3-classes-0").fill("2y")
+    page.locator("#seat-3-hand .stepper").first.locator("button").last.tap()
+    expect(page.locator("#seats-3-classes-0")).to_have_value("2y")
+    expect(page.locator("#seat-3-penalty")).to_have_value("20")
+    # nothing for the browser to stop: the app is asked, and answers everything at once
+    assert page.evaluate("document.getElementById('round-form').checkValidity()")
+    page.get_by_role("button", name=_say(lang, "save")).tap()
+    summary = page.locator("#error-summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text(_say(lang, "cannot"))
+    expect(summary).to_contain_text(_say(lang, "not_whole"))
+    expect(summary).to_contain_text(_say(lang, "not_between"))
+    assert summary.locator("li").count() >= 4  # who went out, -5, 1x7, the count
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    for seat, typed in ((1, "-5"), (2, "1x7")):
+        expect(page.locator(f"#seat-{seat}-penalty")).to_have_value(typed)
+    expect(page.locator("#seats-3-classes-0")).to_have_value("2y")
+    assert saved_rounds(page, live_server, game)[1:] == []

@@ -9,14 +9,19 @@
 
   // -- points: counted by value, or added up from the cards tapped ------------------------
 
+  // A count that is not a whole number ("1x7") adds up to nothing: the points box keeps what it
+  // has, and the server says what is wrong with the count, in the game's language.
+  var WHOLE = /^\s*[0-9]{0,6}\s*$/;
+
   function sumClasses(player) {
-    var total = 0, any = false;
+    var total = 0, any = false, unread = false;
     player.querySelectorAll("input.class-input").forEach(function (input) {
+      if (!WHOLE.test(input.value)) { unread = true; return; }
       var n = parseInt(input.value, 10);
       if (n > 0) { any = true; total += n * parseInt(input.dataset.points, 10); }
     });
     var penalty = player.querySelector("input.penalty-input");
-    if (penalty && any) { penalty.value = String(total); }
+    if (penalty && any && !unread) { penalty.value = String(total); }
   }
 
   // Mirrors referee/engine/cards.py (as static/js/card-picker.js does): rank then suit, jokers
@@ -73,8 +78,9 @@
       input.parentNode.insertBefore(box, input);
       box.appendChild(minus); box.appendChild(input); box.appendChild(plus);
       function step(by) {
+        if (!WHOLE.test(input.value)) { return; }  // what was typed is not changed behind it
         var n = Math.max(0, (parseInt(input.value, 10) || 0) + by);
-        var max = parseInt(input.getAttribute("max"), 10);
+        var max = parseInt(input.getAttribute("data-high"), 10);
         if (!isNaN(max)) { n = Math.min(n, max); }
         input.value = n ? String(n) : "";
         input.dispatchEvent(new Event("input", { bubbles: true }));
