@@ -29,6 +29,13 @@ WORDS: dict[str, dict[str, str]] = {
         "cannot": "This round cannot be saved yet",
         "not_whole": "“1x7” is not a whole number.",
         "not_between": "-5 is not between 0",
+        "undo": "Undo the last change",
+        "undo_yes": "Yes, undo it",
+        "undone": "Undone: round {n} taken back",
+        "restore": "Restore round {n}",
+        "moved_on": "Round {n} was saved on another phone. What is typed here stays.",
+        "moved_back": "Round {n} was taken back on another phone. What is typed here stays.",
+        "go_on": "Go on with round {n}",
     },
     "de": {
         "enter": "Runde {n} eintragen",
@@ -39,6 +46,15 @@ WORDS: dict[str, dict[str, str]] = {
         "cannot": "Diese Runde kann noch nicht gespeichert werden",
         "not_whole": "„1x7“ ist keine ganze Zahl.",
         "not_between": "-5 liegt nicht zwischen 0",
+        "undo": "Letzte Änderung rückgängig machen",
+        "undo_yes": "Ja, zurücknehmen",
+        "undone": "Rückgängig: Runde {n} zurückgenommen",
+        "restore": "Runde {n} wiederherstellen",
+        "moved_on": "Runde {n} wurde auf einem anderen Handy gespeichert. Was hier eingetragen "
+        "ist, bleibt.",
+        "moved_back": "Runde {n} wurde auf einem anderen Handy zurückgenommen. Was hier "
+        "eingetragen ist, bleibt.",
+        "go_on": "Weiter mit Runde {n}",
     },
 }
 LANGS = list(WORDS)
@@ -199,3 +215,81 @@ def test_bad_numbers_are_said_by_the_app_all_at_once_and_kept_as_typed(
         expect(page.locator(f"#seat-{seat}-penalty")).to_have_value(typed)
     expect(page.locator("#seats-3-classes-0")).to_have_value("2y")
     assert saved_rounds(page, live_server, game)[1:] == []
+
+
+# -- 7. undo within reach -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("width", "players"), [(360, 4), (320, 8)])
+def test_undo_and_what_it_did_are_in_view_without_scrolling(
+    phone: Any, live_server: str, lang: str, width: int, players: int
+) -> None:
+    page = phone(width)
+    game = new_game(page, live_server, players, rounds=1, lang=lang)
+    page.goto(game["edit_url"])
+    _type_round(page, lang, 0, {seat: 5 * seat + 10 for seat in range(1, players)})
+    expect(page.locator("#form-title")).to_have_text(_say(lang, "enter", n=3))
+    scrolled = page.evaluate("window.scrollY")
+    undo = page.get_by_text(_say(lang, "undo"))
+    assert in_view(undo), "undo is in view where the save landed"
+    undo.tap()
+    confirm = page.get_by_role("button", name=_say(lang, "undo_yes"))
+    assert in_view(confirm)
+    confirm.tap()
+    done = page.locator(".restore p")
+    expect(done).to_contain_text(_say(lang, "undone", n=2))
+    assert in_view(done), "what undo did is not under the pinned head"
+    assert in_view(page.get_by_role("button", name=_say(lang, "restore", n=2)))
+    assert len(saved_rounds(page, live_server, game)) == 1
+    assert scrolled == 0
+
+
+# -- 4. a form the game moved under says so at once -----------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("move", ["on", "back"])
+def test_a_form_the_game_moved_under_says_so_at_once_and_goes_on_keeping_what_was_typed(
+    phone: Any, live_server: str, lang: str, move: str
+) -> None:
+    page = phone(360)
+    game = new_game(page, live_server, 4, rounds=2, lang=lang)
+    page.goto(game["edit_url"])
+    expect(page.locator("#form-title")).to_have_text(_say(lang, "enter", n=3))
+    page.locator("label.out-toggle:has(#went-out-1)").tap()
+    page.locator("#seat-0-penalty").fill("25")
+    page.locator("#seat-2-penalty").fill("30")
+    if move == "on":  # another phone saves round 3
+        enter_by_api(
+            page,
+            live_server,
+            game,
+            3,
+            [{"player": NAMES[0], "went_out": True}]
+            + [{"player": name, "penalty": 40} for name in NAMES[1:4]],
+        )
+        said, next_round = _say(lang, "moved_on", n=3), 4
+    else:  # another phone takes round 2 back
+        answer = page.request.post(
+            f"{live_server}/api/v1/games/{game['id']}/undo",
+            headers={"Authorization": f"Bearer {game['edit_token']}"},
+        )
+        assert answer.ok
+        said, next_round = _say(lang, "moved_back", n=2), 2
+    moved = page.locator("#form-moved")
+    expect(moved).to_contain_text(said, timeout=10_000)  # the next poll: a few seconds
+    assert in_view(moved), "said where the thumb is"
+    go_on = page.get_by_role("button", name=_say(lang, "go_on", n=next_round))
+    assert in_view(go_on)
+    go_on.tap()
+    expect(page.locator("#form-title")).to_have_text(_say(lang, "enter", n=next_round))
+    expect(moved).to_be_hidden()
+    expect(page.locator("#seat-0-penalty")).to_have_value("25")  # kept, as typed
+    expect(page.locator("#went-out-1")).to_be_checked()
+    page.locator("#seat-3-penalty").fill("35")
+    page.get_by_role("button", name=_say(lang, "save")).tap()
+    expect(page.locator("#form-title")).to_have_text(_say(lang, "enter", n=next_round + 1))
+    rounds = saved_rounds(page, live_server, game)
+    assert len(rounds) == next_round
+    assert list(rounds[-1]["scores"].values()) == [25, 0, 30, 35]

@@ -320,9 +320,75 @@
     measureHead();
   }
 
+  // -- another phone moved the game on under this form ---------------------------------------
+  // The polled score table says the game's version and the round it is at. Where that is past
+  // what the round form was made from, the form says so at once (in the save bar, where the
+  // thumb is) and offers to go on with the round the game is at, keeping what was typed.
+
+  function fill(text, number) { return (text || "").split("{number}").join(String(number)); }
+
+  function gameMoved() {
+    var live = document.getElementById("live");
+    var form = document.querySelector("form.round-form[data-outbox=add]");
+    var box = document.getElementById("form-moved");
+    if (!live || !form || !box || !live.dataset.version || form.dataset.outboxBusy) { return; }
+    var moved = Number(live.dataset.version) > Number(form.elements.version.value || "0");
+    if (!moved) { box.hidden = true; return; }
+    var mine = Number(form.elements.round.value || form.dataset.outboxRound || "0");
+    var next = Number(live.dataset.nextRound || "0");
+    var said;
+    if (!next) {
+      said = fill(box.dataset.forward, mine);
+    } else if (next > mine) {
+      said = fill(box.dataset.forward, mine);
+    } else if (next < mine) {
+      said = fill(box.dataset.back, next);
+    } else {
+      said = box.dataset.changed;
+    }
+    var text = box.querySelector(".form-moved-text");
+    var button = box.querySelector("#form-move-on");
+    var line = said + ". " + box.dataset.kept;
+    if (box.hidden || text.textContent !== line) {
+      text.textContent = line;
+      button.textContent = next ? fill(box.dataset.go, next) : box.dataset.over;
+      box.hidden = false;
+      if (window.RummySay) { window.RummySay(line); }
+    }
+  }
+
+  // Go on with the round the game is at: the form's round, version and title follow it, the
+  // dealer's mark moves; every field keeps what was typed.
+  function goOn(form) {
+    var live = document.getElementById("live");
+    var box = document.getElementById("form-moved");
+    if (!live || !live.dataset.nextRound) { window.location.reload(); return; }
+    form.elements.version.value = live.dataset.version;
+    form.elements.round.value = live.dataset.nextRound;
+    form.dataset.outboxRound = live.dataset.nextRound;
+    if (form.elements["Idempotency-Key"] && window.crypto && window.crypto.randomUUID) {
+      form.elements["Idempotency-Key"].value = window.crypto.randomUUID();
+    }
+    var title = document.getElementById("form-title");
+    if (title) { title.textContent = live.dataset.nextTitle; }
+    var mark = form.querySelector(".dealer-mark");
+    var dealer = form.querySelector('.player[data-seat="' + live.dataset.nextDealer + '"] .player-name');
+    if (mark && dealer) { dealer.appendChild(mark); }
+    form.querySelectorAll("#conflict, .notice").forEach(function (node) { node.remove(); });
+    if (box) { box.hidden = true; }
+    var first = form.querySelector("input.penalty-input");
+    if (title) { title.focus({ preventScroll: true }); } else if (first) { first.focus(); }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#form-move-on");
+    if (button) { goOn(button.closest("form")); }
+  });
+
   function init(root) {
     root = root || document;
     watchHead();
+    gameMoved();
     addSteppers(root);
     // The picker may not be started yet (htmx:load reaches this script first): start it here.
     if (window.CardPicker) { window.CardPicker.start(root); }
