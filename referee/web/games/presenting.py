@@ -18,6 +18,7 @@ from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.security import bdi
+from referee.web.theme import chosen_text_size
 from referee.web.words import (
     contract_text,
     house_rules_in_words,
@@ -134,6 +135,9 @@ def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:
 #: How many letters a name may keep in the score table's head, by the number of players: the
 #: columns of eight players fit a 320-px phone with three, those of two with ten.
 SHORT_NAME_LETTERS: Final = {2: 10, 3: 7, 4: 5, 5: 5, 6: 4}
+#: The same with large text (150 %) on a 360-px phone; from five players on, the table keeps
+#: its figures at the normal size (eight columns of three digits at 150 % do not fit).
+SHORT_NAME_LETTERS_LARGE: Final = {2: 7, 3: 5, 4: 3}
 _WORDS: Final = re.compile(r"[^\s\-\u2010\u2013]+")
 
 
@@ -157,6 +161,11 @@ def short_names(players: Sequence[str], letters: int | None = None) -> list[str]
         for seat in seats:
             shorts[seat] = f"#{seat + 1}"
     return shorts
+
+
+def _letters_for_large_text(players: int) -> int | None:
+    """The letters a short name keeps where this phone chose large text (else the default)."""
+    return SHORT_NAME_LETTERS_LARGE.get(players) if chosen_text_size() == "large" else None
 
 
 def _name_start(name: str, letters: int) -> str:
@@ -207,7 +216,7 @@ def page_context(stored: store.StoredGame, token: str | None) -> dict[str, Any]:
         "winner_names": [game.players[i] for i in game.winners],
         "change_text": lambda entry: change_text(game, entry),
         "card_points_json": card_points_json(game.variant),
-        "short_names": short_names(game.players),
+        "short_names": short_names(game.players, _letters_for_large_text(len(game.players))),
         "share_text": share_text(game) if game.finished else "",
         "rematch_form": RematchForm(formdata=None) if game.finished else None,
     }
