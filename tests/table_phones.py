@@ -116,6 +116,11 @@ FIGURES = """(row) => [...row.children].map((cell) => {
   const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (!node.data.trim() || node.parentElement.closest(".visually-hidden")) continue;
+    let clipped = false;  // a part kept for screen readers only (1 px, clipped)
+    for (let el = node.parentElement; el && el !== cell; el = el.parentElement) {
+      if (el.getBoundingClientRect().width <= 1) clipped = true;
+    }
+    if (clipped) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     rects.push(...[...range.getClientRects()].filter((r) => r.width > 0));

@@ -297,3 +297,19 @@ def test_the_theme_switch_remembers_the_choice(client: FlaskClient) -> None:
     assert client.get_cookie("theme") is None
     assert client.get("/theme/purple").status_code == 404
     assert client.get("/theme/dark?next=https://elsewhere.example/").headers["Location"] == "/"
+
+
+def test_the_large_text_switch_is_kept_like_the_theme(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert "data-text" not in page.split(">", 2)[1] and "/text/large?next=/" in page
+    answer = client.get("/text/large?next=/referee")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/referee"
+    assert client.get_cookie("text").value == "large"
+    page = client.get("/rules").get_data(as_text=True)
+    assert '<html lang="en" data-text="large">' in page and "/text/normal?next=/rules" in page
+    client.get("/theme/dark")
+    assert '<html lang="en" data-theme="dark" data-text="large">' in client.get("/").text
+    client.get("/text/normal")
+    assert client.get_cookie("text") is None
+    assert client.get("/text/huge").status_code == 404
+    assert client.get("/text/large?next=//elsewhere.example/").headers["Location"] == "/"

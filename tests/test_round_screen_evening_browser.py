@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from table_phones import (
     NAMES,
     enter_by_api,
+    figures_apart,
     in_view,
     new_game,
     saved_rounds,
@@ -293,3 +294,139 @@ def test_a_form_the_game_moved_under_says_so_at_once_and_goes_on_keeping_what_wa
     rounds = saved_rounds(page, live_server, game)
     assert len(rounds) == next_round
     assert list(rounds[-1]["scores"].values()) == [25, 0, 30, 35]
+
+
+# -- issue 19: each saved round, refusal and conflict said once, through one live region ----------
+
+# Every text the page's live region is given, as it is given (installed on every page).
+WATCH_ANNOUNCER = """
+window.__said = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  new MutationObserver(() => {
+    const text = region.textContent.trim();
+    if (text) window.__said.push(text);
+  }).observe(region, {childList: true, characterData: true, subtree: true});
+});
+"""
+
+
+def _live_regions(page: Page) -> list[tuple[str, str]]:
+    """The live regions of the page's accessibility tree (Chromium's, by CDP): (politeness, the
+    text inside), for the regions that hold any text."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = {node["nodeId"]: node for node in cdp.send("Accessibility.getFullAXTree")["nodes"]}
+    cdp.detach()
+
+    def text(node: dict[str, Any]) -> str:
+        own = node.get("name", {}).get("value", "") if node.get("role", {}).get("value") in (
+            "StaticText", "text") else ""  # fmt: skip
+        inner = " ".join(text(nodes[child]) for child in node.get("childIds", []) if child in nodes)
+        return " ".join(part for part in (own, inner) if part).strip()
+
+    regions = []
+    for node in nodes.values():
+        live = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}.get("live")
+        if live in ("polite", "assertive") and not node.get("ignored"):
+            said = text(node)
+            if said:
+                regions.append((live, said))
+    return regions
+
+
+def _said_once(page: Page, text: str) -> None:
+    page.wait_for_function(
+        "(text) => window.__said.some((said) => said.includes(text))", arg=text, timeout=10_000
+    )
+    page.wait_for_timeout(300)  # anything said twice would be said by now
+    said = [s for s in page.evaluate("window.__said") if text in s]
+    assert len(said) == 1, said
+    regions = [region for region in _live_regions(page) if text in region[1]]
+    assert len(regions) == 1, _live_regions(page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_saved_round_a_refusal_and_a_conflict_are_each_said_once_through_a_live_region(
+    phone: Any, live_server: str, lang: str
+) -> None:
+    page = phone(360)
+    page.add_init_script(WATCH_ANNOUNCER)
+    game = new_game(page, live_server, 3, rounds=0, lang=lang)
+    page.goto(game["edit_url"])
+    entered = {"en": "Round 1 entered", "de": "Runde 1 eingetragen"}[lang]
+    _type_round(page, lang, 0, {1: 25, 2: 30})
+    _said_once(page, entered)
+    # refused: every problem, said once (the summary is focused, not an alert of its own)
+    page.locator("#seat-1-penalty").fill("7")
+    page.get_by_role("button", name=_say(lang, "save")).tap()
+    expect(page.locator("#error-summary")).to_be_focused()
+    _said_once(page, _say(lang, "cannot"))
+    assert page.locator("[role=alert]").count() == 0
+    # a conflict: another phone saved round 2 first
+    enter_by_api(
+        page,
+        live_server,
+        game,
+        2,
+        [{"player": NAMES[0], "went_out": True}]
+        + [{"player": name, "penalty": 20} for name in NAMES[1:3]],
+    )
+    page.locator("label.out-toggle:has(#went-out-0)").tap()
+    page.locator("#seat-1-penalty").fill("10")
+    page.locator("#seat-2-penalty").fill("15")
+    page.get_by_role("button", name=_say(lang, "save")).tap()
+    expect(page.locator("#conflict")).to_be_visible()
+    _said_once(page, _say(lang, "conflict", n=2))
+
+
+def test_a_round_saved_from_the_outbox_is_said_once(phone: Any, live_server: str) -> None:
+    page = phone(360)
+    page.add_init_script(WATCH_ANNOUNCER)
+    game = new_game(page, live_server, 3, rounds=0, lang="de")
+    page.goto(game["edit_url"])
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    _type_round(page, "de", 0, {1: 25, 2: 30})
+    _said_once(page, "Runde 1 eingetragen: wartet auf Netz")
+    page.context.set_offline(False)
+    _said_once(page, "Runde 1 eingetragen: gespeichert ✓")
+
+
+# -- issue 19: large text, beside dark mode ------------------------------------------------------
+
+LARGE = {"en": ("Large text", "Normal text"), "de": ("Große Schrift", "Normale Schrift")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [4, 8])
+def test_large_text_is_kept_and_the_round_screen_and_score_table_fit_360_px(
+    phone: Any, live_server: str, lang: str, players: int
+) -> None:
+    page = phone(360)
+    game = new_game(page, live_server, players, rounds=6, lang=lang)
+    page.goto(game["edit_url"])
+    page.locator(".lang-picker summary").tap()
+    page.get_by_role("link", name=LARGE[lang][0]).tap()
+    expect(page.locator("html")).to_have_attribute("data-text", "large")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "27px"
+    assert sideways(page) == 0, "the round screen"
+    for what in ("cards", "count"):
+        page.locator(f"#seat-1-{what}-open").tap()
+        expect(page.locator(f"#seat-1-{what}-open")).to_have_attribute("aria-expanded", "true")
+        assert sideways(page) == 0, what
+        assert in_view(page.locator("#seat-1-penalty"))
+    # kept on this phone, like the theme: the score table too, every figure its own number
+    page.goto(game["view_url"])
+    expect(page.locator("html")).to_have_attribute("data-text", "large")
+    assert sideways(page) == 0, "the score table"
+    for row in page.locator(".score-table tbody tr, .score-table tfoot tr").all():
+        assert figures_apart(row) == [], row.inner_text()
+    assert figures_apart(page.locator(".score-table thead tr"), gap=2) == [], "the names"
+    total = page.locator(".score-table tfoot td").last
+    size = float(total.evaluate("(cell) => parseFloat(getComputedStyle(cell).fontSize)"))
+    assert size >= (24 if players <= 4 else 14)  # 150 % where eight columns leave room
+    page.locator(".lang-picker summary").tap()
+    page.get_by_role("link", name=LARGE[lang][1]).tap()
+    expect(page.locator("html")).not_to_have_attribute("data-text", "large")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "18px"

@@ -97,6 +97,7 @@ def test_the_score_table_names_pinned_whole_words_and_figures_apart(
     # every figure its own number, every row, the totals too
     for row in page.locator(".score-table tbody tr, .score-table tfoot tr").all():
         assert figures_apart(row) == [], row.inner_text()
+    assert figures_apart(page.locator(".score-table thead tr"), gap=2) == []
     _names_pinned(page)
 
 
