@@ -430,3 +430,23 @@ def test_large_text_is_kept_and_the_round_screen_and_score_table_fit_360_px(
     page.get_by_role("link", name=LARGE[lang][1]).tap()
     expect(page.locator("html")).not_to_have_attribute("data-text", "large")
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "18px"
+
+
+# -- 9. a Dutch table's suit letters on the round screen too ---------------------------------------
+
+
+def test_a_dutch_table_types_its_hands_with_r_and_k(phone: Any, live_server: str) -> None:
+    page = phone(360)
+    game = new_game(page, live_server, 3, lang="nl")
+    page.goto(game["edit_url"])
+    page.locator("label.out-toggle:has(#went-out-0)").tap()
+    page.locator("#seat-1-cards-open").tap()
+    page.locator("#seats-1-cards").fill("HR 10K")  # heer van ruiten, klaveren tien
+    expect(page.locator("#seat-1-penalty")).to_have_value("20")
+    expect(page.locator('#seat-1-hand .cp-key[data-card="KD"] .cp-badge')).to_have_attribute(
+        "data-count", "1"
+    )
+    page.locator("#seat-2-penalty").fill("15")
+    page.get_by_role("button", name="Ronde opslaan").tap()
+    expect(page.locator("#form-title")).to_have_text("Ronde 2 invoeren")
+    assert list(saved_rounds(page, live_server, game)[0]["scores"].values()) == [0, 20, 15]

@@ -25,7 +25,8 @@
   }
 
   // Mirrors referee/engine/cards.py (as static/js/card-picker.js does): rank then suit, jokers
-  // JK * 🃏 with an optional "=7H", local rank letters from the picker of the page's language.
+  // JK * 🃏 with an optional "=7H", local rank and suit letters from the picker of the page's
+  // language.
   var SUITS = "CDHS\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664";
   var RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
   var JOKERS = { JK: true, "*": true, "\uD83C\uDCCF": true };
@@ -37,6 +38,7 @@
   function handPoints(text, form, picker) {
     var points = jsonData(form, "data-card-points");
     var local = jsonData(picker, "data-ranks");
+    var localSuits = jsonData(picker, "data-suits");
     var tokens = text.replace(/[\uFE0E\uFE0F\u200B\u200D]/g, "").toUpperCase()
       .split(/[\s,|]+/).filter(Boolean);
     var total = 0;
@@ -44,7 +46,9 @@
       var head = tokens[i].split("=")[0];
       if (JOKERS[head]) { total += points.JK || 0; continue; }
       var chars = Array.from(head);
-      if (chars.length < 2 || SUITS.indexOf(chars.pop()) < 0) { return null; }
+      var suit = chars.pop();
+      if (chars.length < 1 || (SUITS.indexOf(suit) < 0 &&
+          !Object.prototype.hasOwnProperty.call(localSuits, suit))) { return null; }
       var rankText = chars.join("");
       var rank = /^([2-9]|10)$/.test(rankText) ? rankText : RANKS[rankText];
       if (Object.prototype.hasOwnProperty.call(local, rankText)) { rank = local[rankText]; }

@@ -16,7 +16,13 @@ from flask_babel import gettext
 from referee.engine.variants import VARIANTS
 from referee.web.hosting import external_values
 from referee.web.i18n import current_language
-from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
+from referee.web.words import (
+    contract_text,
+    house_rule_label,
+    house_rule_value,
+    suit_letters,
+    variant_name,
+)
 
 from . import bp
 from .checks import CARD_FIELDS, CHECKS, Outcome, discard_allowed, run_check, timing_matters
@@ -106,6 +112,7 @@ def index() -> ResponseReturnValue:
         discard_allowed=discard_allowed(context),
         verdict_target=VERDICT_TARGET,
         partial=partial,
+        suits_hint=suit_letters(),
     )
     response = make_response(page, outcome.status)
     response.vary.add("HX-Request")
