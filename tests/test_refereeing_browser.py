@@ -291,7 +291,7 @@ SUIT_WORDS = {
 def test_the_tables_suit_letters_are_read_and_named_in_the_hint(
     page: Page, live_server: str, lang: str
 ) -> None:
-    suits, valid, invalid, run = SUIT_WORDS[lang]
+    suits, valid, _invalid, run = SUIT_WORDS[lang]
     page.goto(f"{live_server}/referee?check=meld&lang={lang}")
     expect(page.locator("#cards-hint")).to_contain_text(suits)
     page.locator("#cards").fill(run)
