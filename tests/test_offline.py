@@ -51,7 +51,10 @@ def test_the_shell_holds_every_file_a_kept_page_loads(client: FlaskClient) -> No
         "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
     ).get_json()
     edit = created["edit_url"].split("://", 1)[1].split("/", 1)[1]
-    pages = ["/", f"/games/{created['id']}", f"/{edit}", "/rules/contract", "/rules/shanghai"]
+    club = client.post("/api/v1/clubs", json={"name": "Thursday"}).get_json()
+    club_edit = club["edit_url"].split("://", 1)[1].split("/", 1)[1]
+    pages = ["/", f"/games/{created['id']}", f"/{edit}", "/rules/contract", "/rules/shanghai",
+             f"/clubs/{club['id']}", f"/{club_edit}"]  # fmt: skip
     for path in pages:
         text = client.get(path).get_data(as_text=True)
         loaded = set(re.findall(r'(?:href|src)="/static/([^"?]+\.(?:css|js))', text))
