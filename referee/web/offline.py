@@ -33,6 +33,7 @@ SHELL: Final = (
     "css/refereeing.css",
     "css/charts.css",
     "css/clubs.css",
+    "css/large-text.css",
     "css/no-js.css",
     "js/htmx-2.0.11.min.js",
     "js/app.js",
