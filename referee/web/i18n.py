@@ -216,6 +216,10 @@ def init_app(app: Flask, *, own_languages: Mapping[str, OwnLanguage] | None = No
 
     @app.after_request
     def vary_on_language(response: Response) -> Response:
+        if request.endpoint == "static":
+            # The same bytes in every language: a cache that honours Vary (a service worker's
+            # among them) must find a stylesheet whatever language the phone asks in.
+            return response
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         # A page opened with ?lang= keeps that language for the forms it leads to.
