@@ -3,7 +3,8 @@
 - `app`, `client`, `runner`: a fresh app per test (temp instance folder, SQLite, CSRF off).
   A test that also asks for `database_url` gets its app on that database.
 - `live_server`: the `app` served from a thread; the base URL, e.g. http://127.0.0.1:41234.
-- `page` (pytest-playwright) runs Debian's Chromium as a 360x740 phone; `screenshot_dir`.
+- `page` (pytest-playwright) runs Debian's Chromium as a 360x740 phone; `phone(320, locale=...)`
+  opens phones of other widths, languages or schemes; `screenshot_dir`.
 - `pg_url` (session): a throwaway PostgreSQL server's URL, or RUMMY_TEST_DATABASE_URL.
 - `database_url`: each test runs twice, on a fresh SQLite file and on a fresh PostgreSQL database.
 """
@@ -29,7 +30,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from playwright.sync_api import ConsoleMessage, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
@@ -80,7 +81,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Marks follow from the fixtures, so `-m "not browser"` or `-m storage` need no bookkeeping.
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
-        if "page" in fixtures:
+        if "page" in fixtures or "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
         if "database_url" in fixtures:
             item.add_marker(pytest.mark.storage)
@@ -159,6 +160,31 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
         "is_mobile": True,
         "has_touch": True,
     }
+
+
+# Pointer activations the page receives: what a thumb does (typed digits are not taps).
+COUNT_TAPS = """
+window.__taps = 0;
+document.addEventListener("pointerdown", () => { window.__taps += 1; }, true);
+"""
+
+
+@pytest.fixture
+def phone(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Any]:
+    """Phones of any width (and language, scheme, ...): `phone(320, locale="de-DE")`."""
+    contexts: list[BrowserContext] = []
+
+    def open_phone(width: int = 360, height: int = 740, **options: Any) -> Page:
+        args = {**browser_context_args, "viewport": {"width": width, "height": height}}
+        context = browser.new_context(**{**args, **options})
+        contexts.append(context)
+        page = context.new_page()
+        page.add_init_script(COUNT_TAPS)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
 
 
 # Collects what the Content-Security-Policy blocks, as the page itself sees it.

@@ -94,6 +94,46 @@ def _undo_open(page: Page) -> None:
     page.locator("#undo > summary").tap()
 
 
+def _large_text(page: Page) -> None:
+    page.locator(".lang-picker summary").tap()
+    page.get_by_role("link", name="Large text").tap()
+    expect(page.locator("html")).to_have_attribute("data-text", "large")
+    page.locator("#seat-1-cards-open").tap()
+
+
+def _moved(page: Page, base: str, game: dict[str, Any]) -> None:
+    """Another phone saves the round this form is for: the form says so in its save bar."""
+    results = [{"player": NAMES[0], "went_out": True}] + [
+        {"player": name, "penalty": 10} for name in NAMES[1:]
+    ]
+    number = len(page.request.get(f"{base}/api/v1/games/{game['id']}").json()["rounds"]) + 1
+    saved = page.request.post(
+        f"{base}/api/v1/games/{game['id']}/rounds",
+        data={"round": number, "results": results},
+        headers={"Authorization": f"Bearer {game['edit_token']}"},
+    )
+    assert saved.status == 200, saved.text()
+    expect(page.locator("#form-moved")).to_be_visible(timeout=10_000)
+
+
+def _pad_verdict(page: Page) -> None:
+    for code in ("7S", "8S", "KH"):
+        key = page.locator(f'.cp-pad [data-card="{code}"]')
+        key.scroll_into_view_if_needed()
+        key.tap()
+    expect(page.locator("#verdict .verdict")).to_be_visible()
+    page.locator(".cp-pad").evaluate("(pad) => pad.scrollIntoView({block: 'start'})")
+    page.evaluate("window.scrollBy(0, 150)")
+    expect(page.locator(".ref-pad-verdict")).to_be_visible()
+
+
+def _too_many(page: Page) -> None:
+    for index in range(4):
+        page.locator(f"#new_names-{index}").fill(f"New {index}")
+    page.locator(".club-new-game select[name=variant]").select_option("shanghai")
+    expect(page.locator("#players-count")).to_have_class("players-count js-only is-off")
+
+
 def _house_rules(page: Page) -> None:
     page.locator("#house-rules-summary").tap()
     expect(page.locator('input[name="hr_buying"]')).to_be_visible()
@@ -107,18 +147,23 @@ PAGES: dict[str, tuple[str, Callable[..., None] | None]] = {
     "round screen, problems": ("edit", _problems),
     "round screen, a conflict": ("edit", _conflict),
     "round screen, undo asks": ("edit", _undo_open),
+    "round screen, the game moved on": ("edit", _moved),
     "correction": ("correct", None),
     "score table": ("view", None),
     "finished game": ("finished", None),
     "referee": ("/referee", None),
+    "referee, the verdict above the pad": ("/referee", _pad_verdict),
     "rules": ("/rules", None),
     "rules of a variant": ("/rules/contract", None),
     "not found": ("/no-such-page", None),
     "clubs": ("/clubs", None),
     "a club": ("club view", None),
     "a club's edit page": ("club edit", None),
+    "a club's new game, too many": ("club edit", _too_many),
     "offline": ("/offline", None),
     "the API's docs": ("/api/v1/docs", None),
+    # last: the choice is kept for the pages after it
+    "round screen, large text": ("edit", _large_text),
 }
 
 
@@ -162,7 +207,7 @@ def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_s
     found = {}
     for name, (where, then) in PAGES.items():
         page.goto(urls.get(where, live_server + where))
-        if then is _conflict:
+        if then in (_conflict, _moved):
             then(page, live_server, game)
         elif then is not None:
             then(page)

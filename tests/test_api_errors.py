@@ -231,13 +231,17 @@ def test_errors_in_six_languages(api: FlaskClient, lang: str) -> None:
         for language in ("en", lang)
     }
     assert len(messages) == (1 if lang == "en" else 2)
-    # The body's lang decides even without a JSON content type.
-    response = api.post(
-        "/api/v1/meld", data=body("meld", variant="poker", lang=lang), content_type="text/plain"
+    # Not sent as JSON: a 415 (the body is not read), in the language the address asks for.
+    response = api.post("/api/v1/meld", data=body("meld", variant="poker", lang=lang),
+                        content_type="text/plain", query_string={"lang": lang})  # fmt: skip
+    assert response.status_code == 415
+    error = response.get_json()["error"]
+    assert (
+        error["code"] == "unsupported_media_type"
+        and "Content-Type: application/json" in error["message"]
     )
-    assert response.status_code == 400
-    mine = refused(api, "meld", body("meld", variant="poker", lang=lang))["message"]
-    assert response.get_json()["error"]["message"] == mine
+    english = api.post("/api/v1/meld", data="{}", content_type="text/plain").get_json()
+    assert (error["message"] == english["error"]["message"]) == (lang == "en")
 
 
 def test_a_huge_body_is_a_json_413(api: FlaskClient) -> None:

@@ -224,6 +224,15 @@ def test_lang_also_reads_the_local_rank_letters(api: FlaskClient) -> None:
     assert by_query.get_json()["cards"] == ["KC", "KD", "KS"]
 
 
+def test_lang_nl_also_reads_a_dutch_tables_suit_letters(api: FlaskClient) -> None:
+    run = post(api, "meld", {"variant": "contract", "cards": "8R 9R 10R BR", "lang": "nl"})
+    assert run["valid"] and run["cards"] == ["8D", "9D", "10D", "JD"]
+    clubs = post(api, "meld", {"variant": "contract", "cards": "VK VC VH", "lang": "nl"})
+    assert clubs["cards"] == ["QC", "QC", "QH"]
+    english = api.post("/api/v1/meld", json={"variant": "contract", "cards": "8R 9R 10R"})
+    assert english.status_code == 400 and english.get_json()["error"]["code"] == "bad_card"
+
+
 # -- POST /api/v1/contract -----------------------------------------------------------------
 
 

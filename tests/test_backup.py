@@ -4,6 +4,7 @@ gives back the same games, ids, versions, histories and totals, and old edit lin
 
 from __future__ import annotations
 
+import io
 import json
 import secrets
 from collections.abc import Iterator
@@ -166,7 +167,7 @@ def test_a_restore_needs_an_empty_database_and_a_backup(app: Flask, tmp_path: Pa
     _play(app.test_client())
     url = str(app.config["DATABASE_URL"])
     with pytest.raises(BackupError, match="not a Rummy Referee backup"):
-        restore(url, {"games": []})
+        restore(url, io.BytesIO(b'{"games": []}'))
     backup = tmp_path / "b.json"
     runner = app.test_cli_runner()
     assert runner.invoke(args=["backup", str(backup)]).exit_code == 0

@@ -54,6 +54,21 @@ def test_notation_local_letters_only_with_their_language() -> None:
         parse_card("D♣")  # no rank D in English
 
 
+def test_notation_a_dutch_table_writes_r_for_ruiten_and_k_for_klaveren() -> None:
+    """nl: ruiten (R), klaveren (K), harten (H), schoppen (S), beside C D H S and the symbols."""
+    assert parse_cards("7R 8R 9R", "nl") == parse_cards("7D 8D 9D")
+    assert parse_card("VR", "nl") == Card(Rank.QUEEN, Suit.DIAMONDS)
+    assert parse_card("KK", "nl") == Card(Rank.KING, Suit.CLUBS)  # the English K is a rank
+    assert parse_card("HK", "nl") == Card(Rank.KING, Suit.CLUBS)  # heer van klaveren
+    assert parse_card("10K", "nl") == parse_card("10C", "nl") == Card(Rank.TEN, Suit.CLUBS)
+    assert parse_card("JK=BR", "nl").stands_for == Card(Rank.JACK, Suit.DIAMONDS)
+    # the English letters stay what they are; a letter that would be another suit's is not read
+    assert parse_card("5H", "nl") == Card(Rank.FIVE, Suit.HEARTS)
+    for lang in (None, "en", "de", "pt", "fr", "es"):
+        with pytest.raises(CardNotationError):
+            parse_card("7R", lang)
+
+
 def test_notation_lists_by_spaces_commas_or_json_list() -> None:
     expected = parse_cards("10H QS JK")
     assert parse_cards("10H, QS,JK") == expected

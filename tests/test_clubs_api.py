@@ -78,11 +78,11 @@ def test_the_clubs_token_files_games_and_each_game_keeps_its_own(
 def test_without_the_clubs_edit_token_no_game_is_filed(
     client: FlaskClient, database_url: str
 ) -> None:
-    """A club's view link (no token), another club's token or a game's token: 403."""
+    """No token: 401; another club's token, a club's id or a made-up one: 403."""
     club, other = new_club(client), new_club(client, "Other")
     body = {"variant": "contract", "players": ["Ann", "Bo", "Cy"], "club": club["id"]}
     missing = client.post("/api/v1/games", json=body)
-    assert missing.status_code == 403
+    assert missing.status_code == 401
     assert missing.get_json()["error"]["code"] == "missing_club_token"
     for token in (other["edit_token"], "x" * 32, club["id"]):
         wrong = client.post(

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from club_fixture import FIXTURE, new_club, play_in_club
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -142,4 +143,109 @@ def test_the_club_page_and_a_game_chart_in_german(
     label = totals.locator(".chart-labels text").first
     assert label.evaluate("t => getComputedStyle(t).fill") == "rgb(238, 238, 238)"
     totals.screenshot(path=str(screenshot_dir / "games-totals-chart-dark.png"))
+    _clean(page, console_errors)
+
+
+# -- a new game says who it starts with and who the variant is played by (issue 22 item 10) -----
+
+NEW_GAME_WORDS = {
+    "en": {
+        "ticked": "The last table is ticked",
+        "contract": "Contract Rummy: 3 to 8 players.",
+        "shanghai": "Shanghai Rummy: 3 to 6 players.",
+        "few": "At the table: 2, fewer than Contract Rummy needs.",
+        "many": "At the table: 7, more than Shanghai Rummy allows.",
+        "ok": "At the table: 4.",
+        "start": "Start the game",
+    },
+    "de": {
+        "ticked": "Die letzte Runde am Tisch ist angehakt",
+        "contract": "Kontrakt-Rommé: 3 bis 8 Spieler.",
+        "shanghai": "Shanghai-Rommé: 3 bis 6 Spieler.",
+        "few": "Am Tisch: 2, zu wenige für Kontrakt-Rommé.",
+        "many": "Am Tisch: 7, zu viele für Shanghai-Rommé.",
+        "ok": "Am Tisch: 4.",
+        "start": "Spiel beginnen",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(NEW_GAME_WORDS))
+def test_a_new_club_game_says_the_last_table_is_ticked_and_the_variants_players_before_start(
+    page: Page, app: Flask, live_server: str, lang: str, console_errors: list[str]
+) -> None:
+    words = NEW_GAME_WORDS[lang]
+    client = app.test_client()
+    club = new_club(client, "Donnerstag")
+    five = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    play_in_club(client, club, "contract", five, [(0, {1: 10, 2: 20, 3: 5, 4: 15})])
+    page.goto(club["edit_url"].replace("http://localhost", live_server) + f"?lang={lang}")
+    form = page.locator(".club-new-game")
+    expect(form.locator(".picked-last")).to_contain_text(words["ticked"])
+    expect(form.locator("#player-limit")).to_have_text(words["contract"])
+    chips = form.locator(".member-pick")
+    for name in ("Ann", "Bo", "Cy"):  # taps take the last table's players out
+        chips.filter(has_text=name).tap()
+    count = form.locator("#players-count")
+    expect(count).to_have_text(words["few"])
+    form.locator("select[name=variant]").select_option("shanghai")
+    expect(form.locator("#player-limit")).to_have_text(words["shanghai"])
+    for name in ("Ann", "Bo", "Cy"):
+        chips.filter(has_text=name).tap()
+    form.locator("#new_names-0").fill("Flo")
+    form.locator("#new_names-1").fill("Gus")
+    expect(count).to_have_text(words["many"])
+    # said before Start, in view beside it
+    start = page.get_by_role("button", name=words["start"])
+    start.scroll_into_view_if_needed()
+    assert count.evaluate("(el) => el.getBoundingClientRect().top >= 0")
+    chips.filter(has_text="Ed").tap()
+    form.locator("#new_names-1").fill("")
+    form.locator("#new_names-0").fill("")
+    expect(count).to_have_text(words["ok"])
+    _no_sideways_scroll(page)
+    start.tap()
+    expect(page.locator("#round-form .player-name bdi")).to_have_text(["Ann", "Bo", "Cy", "Di"])
+    _clean(page, console_errors)
+
+
+# -- the stats explain themselves, key columns first (issue 22 item 11) ---------------------------
+
+STATS_WORDS = {
+    "en": (
+        ["Player", "Wins", "Games", "Win rate"],
+        "0 for a round they went out",
+        "Only finished games are rated, and every place counts, not only wins",
+    ),
+    "de": (
+        ["Spieler", "Siege", "Spiele", "Siegquote"],
+        "0, wenn er hinausgegangen ist",
+        "Nur beendete Spiele zählen für die Wertung, und jeder Platz zählt, nicht nur Siege",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", list(STATS_WORDS))
+def test_the_club_stats_explain_best_round_and_ratings_with_their_key_columns_in_view(
+    page: Page, app: Flask, live_server: str, lang: str, console_errors: list[str]
+) -> None:
+    heads, best, ratings = STATS_WORDS[lang]
+    club = _populated(app)
+    page.goto(club["view_url"].replace("http://localhost", live_server) + f"?lang={lang}")
+    stats = page.locator(".club-stats")
+    expect(stats.locator(".table-key")).to_contain_text(best)
+    expect(page.locator(".club-ratings .ratings-why")).to_contain_text(ratings)
+    cells = stats.locator(".stats-table thead th")
+    expect(cells.first).to_be_visible()
+    texts = cells.all_inner_texts()
+    assert texts[:4] == heads, texts
+    box = stats.locator(".table-scroll").bounding_box()
+    assert box is not None
+    for cell in cells.all()[:4]:  # the key columns in view, without scrolling the table
+        cell_box = cell.bounding_box()
+        assert cell_box is not None and cell_box["x"] + cell_box["width"] <= box["x"] + box["width"]
+    # the winner-collects tab alone: its best round is not the lowest, and nothing says it is
+    page.locator('.variant-tabs a[href*="variant=rummy"]').tap()
+    expect(stats.locator(".table-key")).not_to_contain_text(best)
+    _no_sideways_scroll(page)
     _clean(page, console_errors)

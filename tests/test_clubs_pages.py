@@ -147,11 +147,13 @@ def test_the_club_page_shows_stats_ladder_and_head_to_head(
     html = client.get(f"/clubs/{fixture_club['id']}").get_data(as_text=True)
     assert "style=" not in html and "<script>" not in html
     stats = _tables(html)[0]
-    assert stats[0][:4] == ["Player", "Games", "Finished", "Wins"]
+    # the key columns first (a 360-px phone shows them without scrolling the table)
+    assert stats[0][:4] == ["Player", "Wins", "Games", "Win rate"]
+    assert stats[0][-1] == "Finished"
     rows = {row[0]: row for row in stats[1:]}
-    assert rows["Ann"][1:5] == ["2", "2", "2", "100%"]
-    assert rows["Bo"][1:5] == ["3", "2", "1", "50%"]
-    assert rows["Ann"][5] == "6.8" and rows["Ann"][-1] == "2"  # 95 / 14 points a round
+    assert rows["Ann"][1:4] == ["2", "2", "100%"] and rows["Ann"][-1] == "2"
+    assert rows["Bo"][1:4] == ["1", "3", "50%"] and rows["Bo"][-1] == "2"
+    assert rows["Ann"][4] == "6.8" and rows["Ann"][-2] == "2"  # 95 / 14 points a round
     api = client.get(f"/api/v1/clubs/{fixture_club['id']}/stats").get_json()
     ladder = re.findall(
         r'<span class="ladder-name">(.*?)</span>\s*<span class="ladder-rating">(.*?)</span>', html

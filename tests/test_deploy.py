@@ -292,3 +292,20 @@ def test_slow_header_sockets_starve_neither_nginx_nor_gunicorn(served: Served) -
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_an_edit_link_spelt_with_escapes_is_a_404_and_never_logged(served: Served) -> None:
+    """`/%65dit/<token>` and `edit%2F<token>` opened the edit page and were logged as they
+    came: now a 404, and both access logs show `***` where the token was."""
+    _, _, body = _ask(
+        served, "POST", "/api/v1/games", {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
+    )
+    game = json.loads(body)
+    token, game_id = game["edit_token"], game["id"]
+    spelt = ("%65dit/", "edit%2F", "%2Fedit%2F", "EDIT/")
+    for path in (f"/games/{game_id}/{way}{token}" for way in spelt):
+        assert _ask(served, "GET", path)[0] == 404, path
+    time.sleep(0.5)  # the access logs are written after the answer
+    for log in (served.nginx_log, served.gunicorn_log):
+        text = log.read_text()
+        assert token not in text and "%65dit/***" in text and "edit%2F***" in text, log

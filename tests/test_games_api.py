@@ -41,7 +41,8 @@ def test_rounds_need_the_token_and_follow_the_rules(client: FlaskClient) -> None
     game = _create(client)
     url = f"/api/v1/games/{game['id']}/rounds"
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
-    assert client.post(url, json=_round(1)).status_code == 403
+    missing = client.post(url, json=_round(1))  # no token: 401, and how to send one
+    assert missing.status_code == 401 and missing.headers["WWW-Authenticate"].startswith("Bearer")
     assert (
         client.post(url, json=_round(1), headers={"Authorization": "Bearer nope"}).status_code
         == 403

@@ -452,3 +452,82 @@ def test_names_are_isolated_in_html(probed: FlaskClient) -> None:
     hostile = _start(probed, ["<b>x</b>", "Bo", "Cy"])
     text = probed.get(hostile).get_data(as_text=True)
     assert "<bdi>&lt;b&gt;x&lt;/b&gt;</bdi>" in text
+
+
+# -- issue 23: redirects, encoded paths, names ---------------------------------------------------
+
+
+@pytest.mark.parametrize("switch", ["/theme/dark", "/theme/auto", "/lang/de"])
+@pytest.mark.parametrize(
+    ("referrer", "nexts"),
+    [
+        ("http://localhost//evil.example/x", ""),
+        ("http://localhost/\\evil.example/x", ""),
+        ("http://evil.example/games", ""),
+        ("", "//evil.example/x"),
+        ("", "/\t/evil.example/x"),
+        ("", "/\\evil.example"),
+        ("", "https://evil.example/"),
+    ],
+)
+def test_the_switches_never_send_a_phone_to_another_site(
+    probed: FlaskClient, switch: str, referrer: str, nexts: str
+) -> None:
+    headers = {"Referer": referrer} if referrer else {}
+    query = {"next": nexts} if nexts else {}
+    answer = probed.get(switch, headers=headers, query_string=query)
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+
+
+def test_the_switches_go_back_to_the_page_they_were_pressed_on(probed: FlaskClient) -> None:
+    back = probed.get("/theme/dark", headers={"Referer": "http://localhost/rules/contract?x=1"})
+    assert back.headers["Location"] == "/rules/contract?x=1"
+    assert probed.get("/lang/nl?next=/referee").headers["Location"] == "/referee"
+
+
+def test_one_name_rule_for_games_and_clubs(probed: FlaskClient) -> None:
+    """A family emoji (zero-width joiners) is a name in a game and in a club alike."""
+    family = "👨\u200d👩\u200d👧"
+    club = probed.post("/api/v1/clubs", json={"name": "Sundays"}).get_json()
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    body = {"variant": "contract", "players": [family, "Bo", "Cy"], "club": club["id"]}
+    filed = probed.post("/api/v1/games", json=body, headers=auth)
+    assert filed.status_code == 201, filed.get_json()
+    assert filed.get_json()["players"][0] == family
+    alone = probed.post(
+        "/api/v1/games", json={"variant": "contract", "players": [family, "B", "C"]}
+    )
+    assert alone.status_code == 201
+    members = probed.get(f"/api/v1/clubs/{club['id']}").get_json()["members"]
+    assert family in [m if isinstance(m, str) else m["name"] for m in members]
+
+
+@pytest.mark.parametrize("spelt", ["%65dit/", "edit%2F", "%2Fedit%2F", "ed%69t/"])
+def test_an_edit_link_spelt_with_escapes_is_a_404_and_its_token_stays_out_of_the_log(
+    tmp_path: Path, spelt: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Sent as a browser or a script sends it (the test client decodes paths before the app
+    sees them): the development server's own request line, its own log."""
+    import http.client
+    import threading
+
+    from werkzeug.serving import make_server
+
+    app = _new_app(tmp_path)
+    game = _created(app.test_client())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with caplog.at_level(logging.INFO, logger="werkzeug"):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            path = f"/games/{game['id']}/{spelt}{game['edit_token']}"
+            connection.request("GET", path, headers={"Host": "localhost"})
+            assert connection.getresponse().status == 404
+            connection.request("GET", f"/games/{game['id']}/edit/{game['edit_token']}",
+                               headers={"Host": "localhost"})  # fmt: skip
+            assert connection.getresponse().status == 200  # the one spelling still opens it
+            connection.close()
+    finally:
+        server.shutdown()
+        database(app).dispose()
+    assert game["edit_token"] not in caplog.text and "***" in caplog.text

@@ -51,9 +51,24 @@ def test_the_shell_holds_every_file_a_kept_page_loads(client: FlaskClient) -> No
         "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
     ).get_json()
     edit = created["edit_url"].split("://", 1)[1].split("/", 1)[1]
-    pages = ["/", f"/games/{created['id']}", f"/{edit}", "/rules/contract", "/rules/shanghai"]
+    club = client.post("/api/v1/clubs", json={"name": "Thursday"}).get_json()
+    club_edit = club["edit_url"].split("://", 1)[1].split("/", 1)[1]
+    pages = ["/", f"/games/{created['id']}", f"/{edit}", "/rules/contract", "/rules/shanghai",
+             f"/clubs/{club['id']}", f"/{club_edit}"]  # fmt: skip
     for path in pages:
         text = client.get(path).get_data(as_text=True)
         loaded = set(re.findall(r'(?:href|src)="/static/([^"?]+\.(?:css|js))', text))
         assert loaded, path
         assert loaded <= set(SHELL), (path, loaded - set(SHELL))
+
+
+def test_static_files_vary_on_nothing_pages_on_the_language(client: FlaskClient) -> None:
+    """A stylesheet is the same in every language: a cache that honours Vary (the service
+    worker's) must find it whatever language header a phone sends. Pages vary by language."""
+    headers = {"Accept-Language": "de-DE,de;q=0.9", "Cookie": "theme=dark"}
+    for name in SHELL:
+        with client.get(f"/static/{name}", headers=headers) as served:
+            vary = {value.strip().lower() for value in served.headers.get("Vary", "").split(",")}
+            assert not vary & {"accept-language", "cookie", "*"}, (name, vary)
+    page = client.get("/rules", headers=headers)
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)

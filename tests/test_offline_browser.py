@@ -355,3 +355,69 @@ def test_a_server_stopped_mid_save_and_restarted_saves_once(page: Page, server: 
     server.start()
     expect(page.locator("#outbox .outbox-entry").first).to_contain_text("saved ✓", timeout=30000)
     assert len(_rounds(server.url, game)) == 1
+
+
+# -- offline from the first visit (issue 19), whatever the phone's language (issue 22, item 8) ---
+
+
+def _first_visit(page: Page, url: str) -> None:
+    """One visit, as a new phone makes it: the visit that installs the service worker. The page
+    is controlled once the worker has kept it (it claims the page after keeping it)."""
+    page.goto(url)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_offline_from_the_first_visit_two_rounds_saved_once_in_order(
+    browser: Browser, live_server: str, locale: str, console_errors: list[str]
+) -> None:
+    """One visit to an edit link on a fresh phone, offline, a round saved (it waits in the
+    outbox), the page reloaded (shown, not "never opened"), a second round, online: two rounds
+    stored once each, in order. With a phone language set the reload has its styles and
+    scripts (static files vary on nothing) and the saves go to the outbox."""
+    context = browser.new_context(**PHONE, locale=locale)
+    page = context.new_page()
+    game = _game(live_server)
+    _first_visit(page, game["edit_url"])
+    context.set_offline(True)
+    _enter(page, 0, {1: 25, 2: 30})
+    expect(page.locator("#outbox .outbox-entry").first).to_be_visible()
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("not opened on this phone")
+    expect(page.locator("#round-form .player-name bdi")).to_have_text(PLAYERS)
+    # the page has its styles and its scripts from the worker's cache
+    assert page.evaluate("getComputedStyle(document.querySelector('.save-bar')).position") == (
+        "sticky"
+    )
+    expect(page.locator("#form-title")).to_contain_text("round 2", ignore_case=True)
+    _enter(page, 1, {0: 10, 2: 5})
+    expect(page.locator("#outbox .outbox-entry")).to_have_count(2)
+    context.set_offline(False)
+    expect(page.locator("#outbox .outbox-entry.is-saved")).to_have_count(2, timeout=15000)
+    assert [r["scores"] for r in _rounds(live_server, game)] == [
+        {"Ann": 0, "Bo": 25, "Cy": 30},
+        {"Ann": 10, "Bo": 0, "Cy": 5},
+    ]
+    context.close()
+
+
+@pytest.mark.parametrize("where", ["game", "rules", "club"])
+def test_the_installing_visit_of_game_rules_and_club_pages_is_kept(
+    browser: Browser, live_server: str, where: str
+) -> None:
+    context = browser.new_context(**PHONE, locale="nl-NL")
+    page = context.new_page()
+    if where == "game":
+        url = _game(live_server)["view_url"]
+    elif where == "rules":
+        url = live_server + "/rules/shanghai"
+    else:
+        url = _json(live_server + "/api/v1/clubs", {"name": "Donderdag"})["edit_url"]
+    _first_visit(page, url)
+    heading = page.locator("h1").first.inner_text()
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-banner")).to_be_visible()
+    expect(page.locator("h1").first).to_have_text(heading)
+    context.close()

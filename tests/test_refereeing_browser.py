@@ -325,3 +325,66 @@ def test_zioncheck_swap_asks_whose_meld_in_dutch(
     fits_the_phone(page)
     page.screenshot(path=str(screenshot_dir / "referee-swap-whose-nl-360.png"), full_page=True)
     assert unexpected(console_errors) == []
+
+
+# -- each table's suit letters, and the verdict in view above the pad (issue 22 item 9) ----------
+
+SUIT_WORDS = {
+    # the hint's suits, the word of a verdict, a run of diamonds as the table types it
+    "nl": ("Kleuren: K/C ♣ · R/D ♦ · H ♥ · S ♠.", "✓ Geldig", "✗ Ongeldig", "7R 8R 9R"),
+    "de": ("Farben: C ♣ · D ♦ · H ♥ · S ♠.", "✓ Gültig", "✗ Ungültig", "7D 8D 9D"),
+}
+
+
+@pytest.mark.parametrize("lang", list(SUIT_WORDS))
+def test_the_tables_suit_letters_are_read_and_named_in_the_hint(
+    page: Page, live_server: str, lang: str
+) -> None:
+    suits, valid, _invalid, run = SUIT_WORDS[lang]
+    page.goto(f"{live_server}/referee?check=meld&lang={lang}")
+    expect(page.locator("#cards-hint")).to_contain_text(suits)
+    page.locator("#cards").fill(run)
+    verdict_is(page, valid)
+    # the grid reads the same letters: the three diamonds are marked as chosen
+    for code in ("7D", "8D", "9D"):
+        expect(page.locator(f'.cp-pad [data-card="{code}"] .cp-badge')).to_have_attribute(
+            "data-count", "1"
+        )
+    page.locator("#cards").fill("7R 8R 9R")  # R is ruiten only at a Dutch table
+    if lang == "nl":
+        verdict_is(page, valid)
+    else:
+        expect(page.locator("#verdict")).to_contain_text("„7R“ ist keine Karte")
+
+
+@pytest.mark.parametrize("lang", list(SUIT_WORDS))
+def test_on_the_card_picker_the_verdict_is_in_view_above_the_pad(
+    page: Page, live_server: str, lang: str
+) -> None:
+    _suits, valid, invalid, _run = SUIT_WORDS[lang]
+    page.goto(f"{live_server}/referee?check=meld&lang={lang}")
+    for code in ("7S", "8S", "9S", "10S"):  # the last rows of the pad: the page scrolls down
+        key = page.locator(f'.cp-pad [data-card="{code}"]')
+        key.scroll_into_view_if_needed()
+        key.tap()
+    verdict_is(page, valid)
+    key = page.locator('.cp-pad [data-card="KH"]')
+    key.scroll_into_view_if_needed()
+    key.tap()
+    verdict_is(page, invalid)
+    headline = page.locator("#verdict .verdict .ref-mark")
+    pinned = page.locator(".ref-pad-verdict")
+    # tapping on down the pad, the verdict above it has scrolled away: its words are pinned
+    # above the keys, in view
+    page.locator(".cp-pad").evaluate("(pad) => pad.scrollIntoView({block: 'start'})")
+    page.evaluate("window.scrollBy(0, 150)")  # on down to the last rows
+    assert headline.evaluate("(el) => el.getBoundingClientRect().bottom") <= 0
+    expect(pinned).to_be_visible()
+    expect(pinned).to_contain_text(invalid)
+    box = pinned.bounding_box()
+    assert box is not None and abs(box["y"]) <= 1 and box["height"] < 100
+    # back up where the verdict itself is in view, nothing is said twice
+    headline.scroll_into_view_if_needed()
+    expect(pinned).to_be_hidden()
+    # a screen reader hears the verdict itself, not its copy
+    assert pinned.get_attribute("aria-hidden") == "true"

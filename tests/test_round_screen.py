@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.web.games import queries
+from referee.web.games.presenting import SHORT_NAME_LETTERS, short_names
 
 
 def _stored(game_id: str) -> queries.StoredGame:
@@ -236,6 +240,45 @@ def test_eight_players_get_short_names_in_the_table_and_full_ones_for_screen_rea
     assert 'class="score-table many"' in page
 
 
+@pytest.mark.parametrize(
+    ("players", "shorts"),
+    [
+        # the start of a name: its first word, or as many letters of it as the column holds
+        (["Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L."],
+         ["Anne", "Barth", "Chris", "Domin"]),
+        # two players share a start: initials
+        (["Bonifacio Ro", "Bonifacio Jo", "Diederik Jan", "Diederik Piet"],
+         ["BR", "BJ", "DJ", "DP"]),
+        (["Jo Ann", "Jo Beth", "Jo"], ["JA", "JB", "Jo"]),
+        (["Anne-Marie K", "Anne Bakker", "Cy"], ["AMK", "AB", "Cy"]),
+        # one-word names that share a start: the start and the seat
+        (["Christabella", "Christopher", "Ann", "Bo"], ["Chri1", "Chri2", "Ann", "Bo"]),
+        (["Anne", "Anna", "An2", "Bo", "Cy", "Di", "Ed", "Fi"],
+         ["An1", "#2", "#3", "Bo", "Cy", "Di", "Ed", "Fi"]),
+        # two players: ten letters
+        (["Bartholomeus", "Ann"], ["Bartholome", "Ann"]),
+    ],
+)  # fmt: skip
+def test_short_names_are_the_start_of_a_name_or_initials_where_two_share_it(
+    players: list[str], shorts: list[str]
+) -> None:
+    assert short_names(players) == shorts
+
+
+@given(
+    st.lists(
+        st.text(min_size=1, max_size=24).map(str.strip).filter(bool),
+        min_size=2,
+        max_size=8,
+        unique_by=str.casefold,
+    )
+)
+def test_short_names_tell_every_player_apart_and_fit_the_column(players: list[str]) -> None:
+    shorts = short_names(players)
+    assert len({short.casefold() for short in shorts}) == len(players)
+    assert all(0 < len(short) <= SHORT_NAME_LETTERS.get(len(players), 3) for short in shorts)
+
+
 def test_the_contract_table_reads_row_by_row_to_a_screen_reader(client: FlaskClient) -> None:
     page = client.get("/?rules=open").get_data(as_text=True)
     labels = re.findall(r'aria-label="(Round \d+: [^"]+)"[^>]*name="contracts-0-', page)
@@ -301,3 +344,20 @@ def test_a_round_form_asked_for_json_says_its_refusal_as_the_api_does(
     assert wrong.status_code == 403 and wrong.get_json()["error"]["code"] == "forbidden"
     # Without asking, the same refusal is the round screen.
     assert client.post(location + "/restore", data={"version": "2"}).mimetype == "text/html"
+
+
+def test_the_large_text_switch_is_kept_like_the_theme(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert "data-text" not in page.split(">", 2)[1] and "/text/large?next=/" in page
+    answer = client.get("/text/large?next=/referee")
+    assert answer.status_code == 303 and answer.headers["Location"] == "/referee"
+    cookie = client.get_cookie("text")
+    assert cookie is not None and cookie.value == "large"
+    page = client.get("/rules").get_data(as_text=True)
+    assert '<html lang="en" data-text="large">' in page and "/text/normal?next=/rules" in page
+    client.get("/theme/dark")
+    assert '<html lang="en" data-theme="dark" data-text="large">' in client.get("/").text
+    client.get("/text/normal")
+    assert client.get_cookie("text") is None
+    assert client.get("/text/huge").status_code == 404
+    assert client.get("/text/large?next=//elsewhere.example/").headers["Location"] == "/"

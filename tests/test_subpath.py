@@ -26,7 +26,7 @@ _ADDRESS = re.compile(
     r'\s(href|src|action|formaction|hx-(?:get|post|put|delete|patch)|data-[a-z-]+)="(/[^"]*)"'
 )
 #: Followed by the crawl: pages, not files or switches.
-_NOT_PAGES = re.compile(r"/(?:lang|theme)/|\.(?:pdf|csv|json|svg|png|css|js|webmanifest)\b")
+_NOT_PAGES = re.compile(r"/(?:lang|theme|text)/|\.(?:pdf|csv|json|svg|png|css|js|webmanifest)\b")
 
 
 @pytest.fixture

@@ -86,6 +86,15 @@ LOCAL_RANK_LETTERS: Final[Mapping[str, Mapping[str, Rank]]] = {
 
 LANGUAGES: Final = tuple(LOCAL_RANK_LETTERS)
 
+# Suit letters a table writes, by language, read beside C D H S and the symbols. Only where they
+# cannot be read as another suit's English letter: a Dutch table writes R (ruiten) and K
+# (klaveren), its H (harten) and S (schoppen) are the English ones. The others' initials would
+# change what an English letter means (C is copas, cœur, corazones: hearts) or are shared by
+# two suits (Kreuz and Karo): those tables use the symbols or the English letters.
+LOCAL_SUIT_LETTERS: Final[Mapping[str, Mapping[str, Suit]]] = {
+    "nl": {"R": Suit.DIAMONDS, "K": Suit.CLUBS},
+}
+
 _ENGLISH_RANKS: Final[Mapping[str, Rank]] = {
     **{letter: rank for rank, letter in _RANK_LETTERS.items()},
     "T": Rank.TEN,
@@ -179,6 +188,7 @@ def _natural(token: str, original: str, lang: str | None) -> Card:
     if lang is not None:
         local = LOCAL_RANK_LETTERS.get(lang, {})
         rank = local.get(rank_text, rank)
+        suit = suit or LOCAL_SUIT_LETTERS.get(lang, {}).get(token[-1])
     if suit is None or rank is None:
         raise CardNotationError(token=original)
     return Card(rank, suit)
@@ -187,8 +197,9 @@ def _natural(token: str, original: str, lang: str | None) -> Card:
 def parse_card(token: str, lang: str | None = None) -> Card:
     """Read one card; raise CardNotationError (code ``bad_card``) for anything else.
 
-    ``lang`` adds the local rank letters of that language (``D♣`` is the queen of
-    clubs in German); the English letters are read in every language.
+    ``lang`` adds the local letters of that language (``D♣`` is the queen of clubs in
+    German, ``VR`` the queen of diamonds in Dutch); the English letters are read in every
+    language.
     """
     if not isinstance(token, str):
         raise CardNotationError(token=repr(token)[: _MAX_TOKEN * 2])

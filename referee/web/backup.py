@@ -6,18 +6,14 @@ in the backup without being listed here; the document names the schema revision 
 at, and a restore lays the rows into an empty database at that revision, then brings it up to
 date with the migrations. Games keep their ids, versions, history and token hashes: old edit
 links still edit. SQLite and PostgreSQL alike, in either direction.
-
-A feature whose rows hold a state only its engine can vouch for (an evening's JSON) names a
-check for its table (`check_rows_with`): a restore reads every such row through it before
-anything is kept, and refuses the whole backup when one does not read.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import IO, Any, Final
@@ -25,13 +21,23 @@ from typing import IO, Any, Final
 import click
 from flask import Flask
 from flask.cli import with_appcontext
-from flask.sansio.app import App
 from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, func, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.types import Date, DateTime
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.types import Boolean, Date, DateTime, Integer, String
 
-from .database import VERSION_TABLE, database, make_engine, migrate_to, schema_revision
+from . import backup_checks
+from .backup_reader import BackupError as BackupError
+from .backup_reader import BackupReader
+from .database import (
+    MIGRATION_LOCK,
+    VERSION_TABLE,
+    database,
+    known_revision,
+    make_engine,
+    migrate_on,
+    schema_revision,
+)
 from .health import app_version
 
 FORMAT: Final = "rummy-referee-backup"
@@ -39,14 +45,8 @@ FORMAT_VERSION: Final = 1
 #: Alembic's own bookkeeping: the revision is in the document's head instead.
 _SKIPPED: Final = frozenset({VERSION_TABLE})
 _BATCH: Final = 500
-#: app.extensions key: table name -> a check of one row (a dict by column), ValueError if bad.
-CHECKS: Final = "backup_checks"
-
-RowCheck = Callable[[dict[str, Any]], None]
-
-
-class BackupError(RuntimeError):
-    """A backup that cannot be restored here, said in plain words."""
+#: What an Alembic revision id looks like (ours: "0003").
+_REVISION: Final = re.compile(r"\w{1,32}")
 
 
 def _tables(conn: Connection) -> list[Table]:
@@ -60,16 +60,6 @@ def _plain(value: Any) -> Any:
         return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
     if isinstance(value, date):
         return value.isoformat()
-    return value
-
-
-def _typed(value: Any, column_type: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(column_type, DateTime):
-        return datetime.fromisoformat(value)
-    if isinstance(column_type, Date):
-        return date.fromisoformat(value)
     return value
 
 
@@ -100,14 +90,19 @@ def dump(engine: Engine, out: IO[str]) -> dict[str, int]:
     return counts
 
 
-def _check_head(document: Any) -> str:
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
+def _check_head(head: dict[str, Any]) -> str:
+    if head.get("format") != FORMAT:
         raise BackupError("this file is not a Rummy Referee backup")
-    if document.get("format_version") != FORMAT_VERSION:
-        raise BackupError(f"backup format {document.get('format_version')} is not one I read")
-    revision = document.get("schema_revision")
-    if not isinstance(revision, str) or not isinstance(document.get("tables"), dict):
-        raise BackupError("the backup names no schema revision or no tables")
+    if head.get("format_version") != FORMAT_VERSION:
+        raise BackupError(f"backup format {head.get('format_version')} is not one I read")
+    revision = head.get("schema_revision")
+    if not isinstance(revision, str):
+        raise BackupError("the backup names no schema revision")
+    if not _REVISION.fullmatch(revision) or not known_revision(revision):
+        raise BackupError(
+            f"the backup was taken at schema revision {revision[:40]!r}, which this version "
+            f"of Rummy Referee does not know (a newer version wrote it?)"
+        )
     return revision
 
 
@@ -129,68 +124,148 @@ def _reset_sequences(conn: Connection, tables: list[Table]) -> None:
                 )
 
 
-def restore(
-    url: str, document: Any, checks: Mapping[str, RowCheck] | None = None
-) -> dict[str, int]:
-    """Lay a backup into the empty database at `url`, then migrate it to the newest schema;
-    `checks` read each row of their table first (BackupError, nothing kept, when one fails)."""
-    revision = _check_head(document)
+def _warn(line: str) -> None:
+    print(f"restore: {line}", file=sys.stderr)
+
+
+def _refuse_unless_empty(conn: Connection) -> None:
+    """Before any migration: a database with rows is never migrated down or filled."""
+    for table in _tables(conn):
+        if conn.execute(select(func.count()).select_from(table)).scalar():
+            raise BackupError(f"the database is not empty (table {table.name} has rows)")
+
+
+def restore(url: str, source: IO[bytes], *, warn: Callable[[str], None] = _warn) -> dict[str, int]:
+    """Lay a backup into the empty database at `url` and bring it to the newest schema, in one
+    transaction: every row is typed and inserted, every game and club is read back through the
+    app's own readers (`backup_checks`), and only then is anything committed. The backup is
+    read as a stream: memory does not grow with its size."""
+    reader = BackupReader(source)
+    revision = _check_head(reader.head())
     engine = make_engine(url)
     try:
-        migrate_to(engine, revision)
-        counts: dict[str, int] = {}
-        with engine.connect() as conn, conn.begin():
+        with engine.connect().execution_options(write=True) as conn, conn.begin():
+            if conn.dialect.name == "postgresql":  # no app worker migrates meanwhile
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            _refuse_unless_empty(conn)
+            migrate_on(conn, revision)
             tables = _tables(conn)
-            for table in tables:
-                if conn.execute(select(func.count()).select_from(table)).scalar():
-                    raise BackupError(f"the database is not empty (table {table.name} has rows)")
             by_name = {table.name: table for table in tables}
-            unknown = set(document["tables"]) - set(by_name)
-            if unknown:
-                raise BackupError(f"tables this schema does not have: {', '.join(sorted(unknown))}")
-            for table in tables:
-                data = document["tables"].get(table.name)
-                check = (checks or {}).get(table.name)
-                counts[table.name] = _restore_table(conn, table, data, check)
+            counts = dict.fromkeys(by_name, 0)
+            for name, columns, rows in reader.tables():
+                if name not in by_name:
+                    raise BackupError(f"table {name!r} is not in this schema")
+                counts[name] = _restore_table(conn, by_name[name], columns, rows)
             _reset_sequences(conn, tables)
-        migrate_to(engine, "head")
+            migrate_on(conn, "head")
+            for warning in backup_checks.read_back(conn):
+                warn(warning)
     finally:
         engine.dispose()
     return counts
 
 
-def _restore_table(conn: Connection, table: Table, data: Any, check: RowCheck | None) -> int:
-    if data is None:
-        return 0
-    columns = data.get("columns") if isinstance(data, dict) else None
-    if not isinstance(columns, list) or not set(columns) <= set(table.columns.keys()):
+def _restore_table(
+    conn: Connection, table: Table, columns: list[str], rows: Iterator[list[Any]]
+) -> int:
+    unknown = [name for name in columns if name not in table.columns]
+    if unknown or len(set(columns)) != len(columns):
         raise BackupError(f"the columns of {table.name} do not match this schema")
-    types = [table.columns[name].type for name in columns]
-    rows = [
-        {name: _typed(value, kind) for name, value, kind in zip(columns, row, types, strict=True)}
-        for row in data.get("rows", [])
-    ]
-    for number, row in enumerate(rows, start=1):
-        if check is not None:
-            try:
-                check(row)
-            except (ValueError, KeyError, TypeError) as error:
-                raise BackupError(f"row {number} of {table.name} does not read: {error}") from None
-    for start in range(0, len(rows), _BATCH):
-        conn.execute(table.insert(), rows[start : start + _BATCH])
-    return len(rows)
+    typed = [_Column(table, table.columns[name]) for name in columns]
+    batch: list[dict[str, Any]] = []
+    count = 0
+    for count, row in enumerate(rows, start=1):
+        if len(row) != len(columns):
+            said = f"{len(row)} values for {len(columns)} columns"
+            raise BackupError(f"{table.name}, row {count}: {said}")
+        batch.append({c.name: c.read(value, count) for c, value in zip(typed, row, strict=True)})
+        if len(batch) == _BATCH:
+            _insert(conn, table, batch, count - len(batch) + 1)
+            batch = []
+    if batch:
+        _insert(conn, table, batch, count - len(batch) + 1)
+    return count
+
+
+class _Column:
+    """A column's reader: the backup's JSON value as the column keeps it, or why not."""
+
+    def __init__(self, table: Table, column: Any) -> None:
+        self.table, self.name, self.type = table.name, column.name, column.type
+        self.length = getattr(column.type, "length", None)
+
+    def _refuse(self, row: int, what: str) -> BackupError:
+        return BackupError(f"{self.table}, row {row}: {self.name} {what}")
+
+    def read(self, value: Any, row: int) -> Any:
+        if value is None:
+            return None
+        kind = self.type
+        if isinstance(kind, DateTime | Date):
+            return self._moment(value, row)
+        if isinstance(kind, Boolean):
+            if not isinstance(value, bool):
+                raise self._refuse(row, f"is {value!r}, not true or false")
+        elif isinstance(kind, Integer):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise self._refuse(row, f"is {_short(value)}, not a whole number")
+            if not -(2**63) <= value < 2**63:
+                raise self._refuse(row, "is out of range")
+        elif isinstance(kind, String):  # Text too
+            if not isinstance(value, str):
+                raise self._refuse(row, f"is {_short(value)}, not text")
+            if "\x00" in value:
+                raise self._refuse(row, "holds a NUL character")
+            if self.length is not None and len(value) > self.length:
+                raise self._refuse(row, f"is longer than {self.length} characters")
+        return value
+
+    def _moment(self, value: Any, row: int) -> Any:
+        try:
+            if isinstance(self.type, DateTime):
+                return datetime.fromisoformat(value)
+            return date.fromisoformat(value)
+        except (TypeError, ValueError):
+            raise self._refuse(row, f"is {_short(value)}, not a date and time") from None
+
+
+def _short(value: Any) -> str:
+    said = json.dumps(value, ensure_ascii=False)
+    return said if len(said) <= 40 else said[:39] + "…"
+
+
+def _insert(conn: Connection, table: Table, batch: list[dict[str, Any]], first: int) -> None:
+    """The batch in one statement; refused, the row that is refused says why."""
+    try:
+        with conn.begin_nested():
+            conn.execute(table.insert(), batch)
+        return
+    except DBAPIError:
+        pass
+    for number, row in enumerate(batch, start=first):
+        try:
+            with conn.begin_nested():
+                conn.execute(table.insert(), [row])
+        except DBAPIError as error:
+            raise BackupError(f"{table.name}, row {number}: {_refusal(error)}") from None
+    raise BackupError(f"{table.name}, rows {first} to {first + len(batch) - 1} are refused")
+
+
+def _refusal(error: DBAPIError) -> str:
+    """The database's refusal of a row in words, with its own message."""
+    said = str(error.orig).strip().splitlines()
+    detail = " ".join(line.strip() for line in said[:2])
+    lowered = detail.lower()
+    if "unique" in lowered or "duplicate" in lowered:
+        return f"the same key as an earlier row ({detail})"
+    if "foreign key" in lowered:
+        return f"refers to a row the backup does not have, or has later ({detail})"
+    if "not null" in lowered or "null value" in lowered:
+        return f"a value that cannot be empty is empty ({detail})"
+    return detail
 
 
 # -- commands -----------------------------------------------------------------------------------
-
-
-@contextmanager
-def _opened(path: str, mode: str) -> Iterator[IO[str]]:
-    if path == "-":
-        yield sys.stdout if "w" in mode else sys.stdin
-        return
-    with open(path, mode, encoding="utf-8") as handle:
-        yield handle
 
 
 def check_source(url: str) -> None:
@@ -231,13 +306,12 @@ def backup_to(app: Flask, path: str) -> dict[str, int]:
 
 
 def restore_from(app: Flask, path: str) -> dict[str, int]:
-    with _opened(path, "r") as handle:
-        try:
-            document = json.load(handle)
-        except ValueError as error:
-            raise BackupError(f"the file is not JSON: {error}") from None
+    """Restore the backup at `path` ("-": standard input) into the app's empty database."""
     database(app).dispose()
-    return restore(database(app).url, document, app.extensions.get(CHECKS, {}))
+    if path == "-":
+        return restore(database(app).url, sys.stdin.buffer)
+    with open(path, "rb") as handle:
+        return restore(database(app).url, handle)
 
 
 def _said(counts: dict[str, int]) -> str:
@@ -267,11 +341,6 @@ def restore_command(file: str) -> None:
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"restored: {_said(counts)}", err=True)
-
-
-def check_rows_with(app: App, table: str, check: RowCheck) -> None:
-    """A feature's check of its table's rows on restore (see the module's docstring)."""
-    app.extensions.setdefault(CHECKS, {})[table] = check
 
 
 def init_app(app: Flask) -> None:

@@ -20,6 +20,7 @@ import click
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from flask import Flask, current_app
 from flask.cli import AppGroup
@@ -32,7 +33,7 @@ EXTENSION = "database"
 #: so databases made then go on upgrading.
 VERSION_TABLE = "games_alembic_version"
 # Any constant works; it only has to be the same in every process that migrates.
-_PG_MIGRATION_LOCK = 7_310_412_277
+MIGRATION_LOCK = 7_310_412_277
 
 
 def normalize_url(url: str) -> str:
@@ -133,12 +134,12 @@ def _migration_lock(engine: Engine) -> Iterator[Connection]:
     """One migrating process at a time (gunicorn workers start together)."""
     if engine.dialect.name == "postgresql":
         with engine.connect() as conn:
-            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
             conn.commit()
             try:
                 yield conn
             finally:
-                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _PG_MIGRATION_LOCK})
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
                 conn.commit()
         return
     path = engine.url.database
@@ -160,17 +161,36 @@ def upgrade(engine: Engine) -> None:
     migrate_to(engine, "head")
 
 
-def migrate_to(engine: Engine, revision: str) -> None:
-    """Bring the schema to `revision` ("head": the newest), up or down (a restore needs both)."""
+def _alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def migrate_to(engine: Engine, revision: str) -> None:
+    """Bring the schema to `revision` ("head": the newest), up or down (a restore needs both)."""
     with _migration_lock(engine) as conn:
-        config.attributes["connection"] = conn
-        try:
-            command.upgrade(config, revision)
-        except CommandError:  # `revision` is older than the schema: go down to it
-            command.downgrade(config, revision)
+        migrate_on(conn, revision)
         conn.commit()
+
+
+def migrate_on(conn: Connection, revision: str) -> None:
+    """Bring the schema to `revision` on `conn`, inside the transaction it is in, if any (a
+    restore migrates, fills and checks the tables in one transaction)."""
+    config = _alembic_config()
+    config.attributes["connection"] = conn
+    try:
+        command.upgrade(config, revision)
+    except CommandError:  # `revision` is older than the schema: go down to it
+        command.downgrade(config, revision)
+
+
+def known_revision(revision: str) -> bool:
+    """Whether `revision` is one of this version's migrations."""
+    try:
+        return ScriptDirectory.from_config(_alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
 
 
 def schema_revision(conn: Connection) -> str | None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 #: status -> the stable code the API puts in `error.code`.
 ERROR_CODES: dict[int, str] = {
@@ -32,6 +33,7 @@ def _title(status: int) -> str:
         405: gettext("Not possible here"),
         409: gettext("Someone else changed this first"),
         413: gettext("That is too much at once"),
+        415: gettext("That is not JSON"),
         429: gettext("Too many requests"),
         500: gettext("Something went wrong on our side"),
     }
@@ -46,6 +48,7 @@ def _message(status: int) -> str:
         405: gettext("This address cannot be used that way."),
         409: gettext("The game was changed in the meantime. Reload the page and enter it again."),
         413: gettext("What you sent is too large. Please send less."),
+        415: gettext("Send the body as JSON, with the header Content-Type: application/json."),
         500: gettext("The error has been noted. Please try again in a moment."),
     }
     return messages.get(status, gettext("Please try again."))
@@ -126,7 +129,15 @@ def handle_csrf_error(error: CSRFError) -> ResponseReturnValue:
     return _for_htmx(Response(page, status=400))
 
 
+def no_redirect_under_api() -> None:
+    """A path the router would redirect (`//` in it, a slash missing) is a 404 under /api/:
+    a client is told the address is wrong in JSON, not sent on by an HTML page."""
+    if isinstance(request.routing_exception, RequestRedirect) and wants_json():
+        abort(404)
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(no_redirect_under_api)
     # HTTPException covers every status, and an unhandled exception too: Flask hands it over
     # as an InternalServerError.
     app.register_error_handler(CSRFError, handle_csrf_error)

@@ -11,8 +11,9 @@ no caching of anything that carries an edit token, and logs that never show one.
   every link, redirect and QR code carries it (deploy/nginx-rummy-referee-subpath.conf).
 - A response to a request that carries an edit token (in its path or as a bearer token), or
   one a view marks with `keep_private()`, is `Cache-Control: no-store`.
-- `redact(text)` takes the tokens out of a request line or path: the development server's log
-  uses it here, gunicorn's through `deploy/gunicorn.conf.py`.
+- `redact(text)` takes the tokens out of a request line or path, however it is spelt (escapes,
+  case): the development server's log uses it here, gunicorn's through `deploy/gunicorn.conf.py`;
+  a path with escapes it does not need is answered 404 (`canonical_paths_only`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, abort, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
 from werkzeug.exceptions import SecurityError
@@ -32,8 +33,13 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 #: Hosts trusted when neither SERVER_NAME nor TRUSTED_HOSTS is configured: this machine only.
 LOCAL_HOSTS: Final = ("localhost", "127.0.0.1")
 
-#: An edit link's token, and the token segment of any path under it.
-_EDIT_TOKEN: Final = re.compile(r"(/edit/)[^/?#\s\"]+")
+#: An edit link's token, and the token segment of any path under it, however the path is
+#: spelt: `/%65dit/`, `edit%2F` and `/EDIT/` reach a log as they were sent.
+_EDIT_TOKEN: Final = re.compile(
+    r"(?i)((?:/|%2f)(?:e|%65)(?:d|%64)(?:i|%69)(?:t|%74)(?:/|%2f))[^/?#\s\"]+"
+)
+#: A percent-escape of a character that needs none (RFC 3986's unreserved) or of `/`.
+_NEEDLESS_ESCAPE: Final = re.compile(r"(?i)%(2[def]|3[0-9]|[46][1-9a-f]|[57][0-9a]|5f|7e)")
 _BEARER: Final = re.compile(r"(?i)(bearer\s+)\S+")
 REDACTED: Final = "***"
 
@@ -134,6 +140,14 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+def canonical_paths_only() -> None:
+    """A path spelt with escapes it does not need (`/games/x/%65dit/...`, `edit%2F...`) is a
+    404: one address per page, so that no log, cache or filter is fooled by a second one."""
+    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
+    if _NEEDLESS_ESCAPE.search(raw.split("?", 1)[0]):
+        abort(404)
+
+
 def _untrusted_host(_error: SecurityError) -> Response:
     """Answered before routing and without a page (a page would build links on that host):
     JSON under /api/, as every answer there is, plain text elsewhere."""
@@ -149,6 +163,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, _untrusted_host)
     app.session_interface = SessionInterface()
     app.after_request(no_store_for_tokens)
+    app.before_request(canonical_paths_only)
     # The development server's access log, and Flask's "Exception on <path>" in the error log.
     for logger in (logging.getLogger("werkzeug"), app.logger):
         if not any(isinstance(f, RedactingFilter) for f in logger.filters):

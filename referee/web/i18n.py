@@ -140,24 +140,31 @@ def current_language() -> str:
 
 
 def _is_local(target: str) -> bool:
+    """A path on this site, as a browser would read it: not `//host`, not `/\\host`, nothing
+    a browser drops or turns into a slash (tabs, line breaks, controls)."""
     parts = urlsplit(target)
     return (
         target.startswith("/")
         and not target.startswith("//")
         and "\\" not in target
+        and target.isprintable()
+        and not any(char.isspace() for char in target)
         and not parts.scheme
         and not parts.netloc
     )
 
 
 def way_back() -> str:
-    """Where the language switch returns to: `next` or the referring page, on this site only."""
+    """Where the language and theme switches return to: `next` or the referring page, on this
+    site only (a referrer's path can be `//evil.example/x`: it is held to the same rule)."""
     target = request.args.get("next", "")
     if _is_local(target):
         return target
     referrer = urlsplit(request.referrer or "")
-    if referrer.netloc == request.host and referrer.path.startswith("/"):
-        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    if referrer.netloc == request.host:
+        back = referrer.path + (f"?{referrer.query}" if referrer.query else "")
+        if _is_local(back):
+            return back
     return url_for("games.index")
 
 
@@ -209,6 +216,10 @@ def init_app(app: Flask, *, own_languages: Mapping[str, OwnLanguage] | None = No
 
     @app.after_request
     def vary_on_language(response: Response) -> Response:
+        if request.endpoint == "static":
+            # The same bytes in every language: a cache that honours Vary (a service worker's
+            # among them) must find a stylesheet whatever language the phone asks in.
+            return response
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         # A page opened with ?lang= keeps that language for the forms it leads to.

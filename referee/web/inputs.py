@@ -12,6 +12,7 @@ import re
 from typing import Any, Final
 
 from wtforms import IntegerField
+from wtforms.widgets import TextInput
 
 from referee.engine.errors import RefereeError
 
@@ -41,10 +42,18 @@ def whole_number(value: Any, *, low: int | None = None, high: int | None = None)
 
 
 class WholeNumberField(IntegerField):
-    """An optional whole number between `low` and `high`, read as the API reads one."""
+    """An optional whole number between `low` and `high`, read as the API reads one.
+
+    Drawn as a text field with a number pad, not `type="number"`: the app says what is wrong
+    with a number, in the page's language and beside every other problem at once, and what was
+    typed stays as typed ("1x7" is not quietly sent as 17, nor -5 stopped by a bubble in the
+    browser's language). `data-high` is for the steppers a page adds.
+    """
+
+    widget = TextInput()
 
     def __init__(self, label: Any = None, *, low: int, high: int, **kwargs: Any) -> None:
-        render_kw = {"inputmode": "numeric", "pattern": "-?[0-9]*", "min": low, "max": high}
+        render_kw = {"inputmode": "numeric", "data-high": high}
         render_kw.update(kwargs.pop("render_kw", {}))
         super().__init__(label, render_kw=render_kw, **kwargs)
         self.low, self.high = low, high

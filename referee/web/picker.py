@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, current_app
 from flask_babel import gettext
 
-from referee.engine.cards import LOCAL_RANK_LETTERS, RANKS, SUITS, Rank, Suit
+from referee.engine.cards import LOCAL_RANK_LETTERS, LOCAL_SUIT_LETTERS, RANKS, SUITS, Rank, Suit
 
 from .i18n import current_language
 from .words import rank_label, rank_name, suit_name
@@ -47,6 +47,7 @@ class PickerSetup:
     jokers: int
     suits: tuple[PickerSuit, ...]
     ranks_json: str  # local rank letter -> canonical letter, for the script's parser
+    suits_json: str  # local suit letter -> canonical letter (Dutch R, K), the same
     texts_json: str  # the words the script writes itself
     labels: dict[str, str]  # the words of the picker's own buttons
 
@@ -97,6 +98,7 @@ def _setup(lang: str, decks: int, jokers: int) -> PickerSetup:
         for suit in SUITS
     )
     local = {letter: rank.letter for letter, rank in LOCAL_RANK_LETTERS.get(lang, {}).items()}
+    local_suits = {letter: suit.value for letter, suit in LOCAL_SUIT_LETTERS.get(lang, {}).items()}
     texts = {
         # {card} and {count} are filled in by card-picker.js.
         "remove": gettext("Remove %(card)s", card="{card}"),
@@ -120,6 +122,7 @@ def _setup(lang: str, decks: int, jokers: int) -> PickerSetup:
         jokers=jokers,
         suits=suits,
         ranks_json=json.dumps(local, ensure_ascii=False),
+        suits_json=json.dumps(local_suits, ensure_ascii=False),
         texts_json=json.dumps(texts, ensure_ascii=False),
         labels=labels,
     )

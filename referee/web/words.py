@@ -14,7 +14,14 @@ from typing import Any, Final
 from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
-from referee.engine.cards import LOCAL_RANK_LETTERS, Card, Rank, Suit, parse_card
+from referee.engine.cards import (
+    LOCAL_RANK_LETTERS,
+    LOCAL_SUIT_LETTERS,
+    Card,
+    Rank,
+    Suit,
+    parse_card,
+)
 from referee.engine.errors import RefereeError
 from referee.engine.variants import HOUSE_RULES, Contract, Scoring, ShoeRule, Variant
 
@@ -109,6 +116,20 @@ def cards_notation(cards: Sequence[Card], lang: str | None = None) -> str:
         text = f"{rank_label(target.rank, lang)}{target.suit.symbol}"
         out.append(f"JK={text}" if card.is_joker else text)
     return " ".join(out)
+
+
+def suit_letters(lang: str | None = None) -> str:
+    """The suits as a table of `lang` may type them, for a hint under a card field: "Suits:
+    C ♣ · D ♦ · H ♥ · S ♠." (Dutch: "Kleuren: K/C ♣ · R/D ♦ · H ♥ · S ♠."), each suit's local
+    letter first. Said in every language: a table whose word for hearts starts with C learns
+    that C is clubs here."""
+    local = LOCAL_SUIT_LETTERS.get(lang or _language(), {})
+    suits = " · ".join(
+        "/".join([*(letter for letter, s in local.items() if s is suit), suit.value])
+        + f" {suit.symbol}"
+        for suit in Suit
+    )
+    return gettext("Suits: %(suits)s.", suits=suits)
 
 
 def rank_name(rank: Rank | int | str) -> str:

@@ -1,7 +1,8 @@
 // The card picker (templates/_card_picker.html): a tap grid kept in sync with a text field of
 // card notation. The field is what the form sends; the grid only writes into it and reads it back.
 // Mirrors referee/engine/cards.py parse_card: rank then suit, jokers JK * 🃏 (JK=7H declared),
-// local rank letters of the page's language (German D♣ is the queen of clubs).
+// local letters of the page's language (German D♣ is the queen of clubs, Dutch 7R the seven
+// of diamonds).
 (function () {
   "use strict";
 
@@ -28,6 +29,7 @@
   function Picker(root) {
     this.root = root;
     this.local = JSON.parse(root.getAttribute("data-ranks") || "{}");
+    this.localSuits = JSON.parse(root.getAttribute("data-suits") || "{}");  // Dutch R, K
     this.texts = JSON.parse(root.getAttribute("data-texts") || "{}");
     this.decks = parseInt(root.getAttribute("data-decks"), 10) || 1;
     this.jokers = parseInt(root.getAttribute("data-jokers"), 10) || 0;
@@ -69,7 +71,9 @@
   Picker.prototype.natural = function (text) {
     var chars = Array.from(text);
     if (chars.length < 2) { return null; }
-    var suit = SUITS[chars.pop()];
+    var last = chars.pop();
+    var suit = SUITS[last] ||
+      (Object.prototype.hasOwnProperty.call(this.localSuits, last) ? this.localSuits[last] : null);
     var rankText = chars.join("");
     var rank = RANKS[rankText];
     if (Object.prototype.hasOwnProperty.call(this.local, rankText)) {

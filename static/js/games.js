@@ -9,18 +9,24 @@
 
   // -- points: counted by value, or added up from the cards tapped ------------------------
 
+  // A count that is not a whole number ("1x7") adds up to nothing: the points box keeps what it
+  // has, and the server says what is wrong with the count, in the game's language.
+  var WHOLE = /^\s*[0-9]{0,6}\s*$/;
+
   function sumClasses(player) {
-    var total = 0, any = false;
+    var total = 0, any = false, unread = false;
     player.querySelectorAll("input.class-input").forEach(function (input) {
+      if (!WHOLE.test(input.value)) { unread = true; return; }
       var n = parseInt(input.value, 10);
       if (n > 0) { any = true; total += n * parseInt(input.dataset.points, 10); }
     });
     var penalty = player.querySelector("input.penalty-input");
-    if (penalty && any) { penalty.value = String(total); }
+    if (penalty && any && !unread) { penalty.value = String(total); }
   }
 
   // Mirrors referee/engine/cards.py (as static/js/card-picker.js does): rank then suit, jokers
-  // JK * 🃏 with an optional "=7H", local rank letters from the picker of the page's language.
+  // JK * 🃏 with an optional "=7H", local rank and suit letters from the picker of the page's
+  // language.
   var SUITS = "CDHS\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664";
   var RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
   var JOKERS = { JK: true, "*": true, "\uD83C\uDCCF": true };
@@ -32,6 +38,7 @@
   function handPoints(text, form, picker) {
     var points = jsonData(form, "data-card-points");
     var local = jsonData(picker, "data-ranks");
+    var localSuits = jsonData(picker, "data-suits");
     var tokens = text.replace(/[\uFE0E\uFE0F\u200B\u200D]/g, "").toUpperCase()
       .split(/[\s,|]+/).filter(Boolean);
     var total = 0;
@@ -39,7 +46,9 @@
       var head = tokens[i].split("=")[0];
       if (JOKERS[head]) { total += points.JK || 0; continue; }
       var chars = Array.from(head);
-      if (chars.length < 2 || SUITS.indexOf(chars.pop()) < 0) { return null; }
+      var suit = chars.pop();
+      if (chars.length < 1 || (SUITS.indexOf(suit) < 0 &&
+          !Object.prototype.hasOwnProperty.call(localSuits, suit))) { return null; }
       var rankText = chars.join("");
       var rank = /^([2-9]|10)$/.test(rankText) ? rankText : RANKS[rankText];
       if (Object.prototype.hasOwnProperty.call(local, rankText)) { rank = local[rankText]; }
@@ -73,8 +82,9 @@
       input.parentNode.insertBefore(box, input);
       box.appendChild(minus); box.appendChild(input); box.appendChild(plus);
       function step(by) {
+        if (!WHOLE.test(input.value)) { return; }  // what was typed is not changed behind it
         var n = Math.max(0, (parseInt(input.value, 10) || 0) + by);
-        var max = parseInt(input.getAttribute("max"), 10);
+        var max = parseInt(input.getAttribute("data-high"), 10);
         if (!isNaN(max)) { n = Math.min(n, max); }
         input.value = n ? String(n) : "";
         input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -104,6 +114,7 @@
   function showHand(player, what) {
     var hand = player.querySelector("details.hand");
     if (!hand) { return; }
+    var stood = player.getBoundingClientRect().top;
     var closing = hand.open && hand.getAttribute("data-show") === what;
     hand.open = !closing;
     hand.setAttribute("data-show", what);
@@ -121,6 +132,9 @@
       if (picker && field) { picker.activate(field); }
     }
     lastSeat = seatNumber(player);
+    // Another player's picker closed above this row: the page got shorter above it. The row
+    // stays where the thumb tapped it (else what was opened ends above the screen).
+    window.scrollBy(0, player.getBoundingClientRect().top - stood);
     bringIntoReach(player);
   }
 
@@ -291,8 +305,94 @@
     }
   }
 
+  // -- the score table's names pin under the game's head: as far down as the head reaches ---
+
+  function measureHead() {
+    var head = document.getElementById("game-head");
+    var height = head ? head.getBoundingClientRect().height : 0;
+    document.documentElement.style.setProperty("--game-head-height", height + "px");
+  }
+
+  var headWatch = window.ResizeObserver ? new ResizeObserver(measureHead) : null;
+
+  function watchHead() {
+    var head = document.getElementById("game-head");
+    if (head && headWatch && !head.dataset.watched) {
+      head.dataset.watched = "1";
+      headWatch.observe(head);
+    }
+    measureHead();
+  }
+
+  // -- another phone moved the game on under this form ---------------------------------------
+  // The polled score table says the game's version and the round it is at. Where that is past
+  // what the round form was made from, the form says so at once (in the save bar, where the
+  // thumb is) and offers to go on with the round the game is at, keeping what was typed.
+
+  function fill(text, number) { return (text || "").split("{number}").join(String(number)); }
+
+  function gameMoved() {
+    var live = document.getElementById("live");
+    var form = document.querySelector("form.round-form[data-outbox=add]");
+    var box = document.getElementById("form-moved");
+    if (!live || !form || !box || !live.dataset.version || form.dataset.outboxBusy) { return; }
+    var moved = Number(live.dataset.version) > Number(form.elements.version.value || "0");
+    if (!moved) { box.hidden = true; return; }
+    var mine = Number(form.elements.round.value || form.dataset.outboxRound || "0");
+    var next = Number(live.dataset.nextRound || "0");
+    var said;
+    if (!next) {
+      said = fill(box.dataset.forward, mine);
+    } else if (next > mine) {
+      said = fill(box.dataset.forward, mine);
+    } else if (next < mine) {
+      said = fill(box.dataset.back, next);
+    } else {
+      said = box.dataset.changed;
+    }
+    var text = box.querySelector(".form-moved-text");
+    var button = box.querySelector("#form-move-on");
+    var line = said + ". " + box.dataset.kept;
+    if (box.hidden || text.textContent !== line) {
+      text.textContent = line;
+      button.textContent = next ? fill(box.dataset.go, next) : box.dataset.over;
+      box.hidden = false;
+      if (window.RummySay) { window.RummySay(line); }
+    }
+  }
+
+  // Go on with the round the game is at: the form's round, version and title follow it, the
+  // dealer's mark moves; every field keeps what was typed.
+  function goOn(form) {
+    var live = document.getElementById("live");
+    var box = document.getElementById("form-moved");
+    if (!live || !live.dataset.nextRound) { window.location.reload(); return; }
+    form.elements.version.value = live.dataset.version;
+    form.elements.round.value = live.dataset.nextRound;
+    form.dataset.outboxRound = live.dataset.nextRound;
+    if (form.elements["Idempotency-Key"] && window.crypto && window.crypto.randomUUID) {
+      form.elements["Idempotency-Key"].value = window.crypto.randomUUID();
+    }
+    var title = document.getElementById("form-title");
+    if (title) { title.textContent = live.dataset.nextTitle; }
+    var mark = form.querySelector(".dealer-mark");
+    var dealer = form.querySelector('.player[data-seat="' + live.dataset.nextDealer + '"] .player-name');
+    if (mark && dealer) { dealer.appendChild(mark); }
+    form.querySelectorAll("#conflict, .notice").forEach(function (node) { node.remove(); });
+    if (box) { box.hidden = true; }
+    var first = form.querySelector("input.penalty-input");
+    if (title) { title.focus({ preventScroll: true }); } else if (first) { first.focus(); }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#form-move-on");
+    if (button) { goOn(button.closest("form")); }
+  });
+
   function init(root) {
     root = root || document;
+    watchHead();
+    gameMoved();
     addSteppers(root);
     // The picker may not be started yet (htmx:load reaches this script first): start it here.
     if (window.CardPicker) { window.CardPicker.start(root); }

@@ -27,6 +27,34 @@
     return text;
   }
 
+  // Said once through the page's live region (app.js), now or on the page a save leads to.
+  function announce(text, later) {
+    var speak = window.RummySay;
+    if (!speak) { return; }
+    if (later) { speak.later(text); } else { speak(text); }
+  }
+
+  // Each entry's state as last drawn: a change is said once (what a page finds on opening is
+  // not news).
+  var drawn = null;
+
+  function sayChanges(mine) {
+    var first = drawn === null;
+    drawn = drawn || {};
+    mine.forEach(function (entry) {
+      var was = drawn[entry.id];
+      drawn[entry.id] = entry.state;
+      if (first || was === entry.state) { return; }
+      if (entry.state === "saved") {
+        announce(entry.label + ": " + say("saved"));
+      } else if (entry.state === "refused") {
+        announce(entry.label + ": " + say("refused", { reason: entry.reason }));
+      } else if (was === undefined) {
+        announce(entry.label + ": " + say("waiting"));
+      }
+    });
+  }
+
   function uuid() {
     if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
     return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
@@ -111,6 +139,7 @@
     });
     panel.hidden = mine.length === 0;
     showWaitingRounds(mine);
+    sayChanges(mine);
   }
 
   // Before the first round is saved there is no score table: one is drawn for the waiting rounds.
@@ -399,6 +428,7 @@
     }).then(function (outcome) {
       if (outcome.state === "saved") {
         return Outbox.remove(entry.id).then(function () {
+          announce(entry.label, true);
           go(form.dataset.outboxBack || outcome.url);
         });
       }
@@ -439,6 +469,11 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = queued(event);
     if (!form || event.detail.error) { return; }  // no answer: htmx:sendError or timeout next
+    if (event.detail.successful) {
+      // Saved: said on the page that comes (a correction's page is left for the game's).
+      var label = say(form.dataset.outbox, { number: form.dataset.outboxRound });
+      announce(label, !!event.detail.xhr.getResponseHeader("HX-Redirect"));
+    }
     sending = null;
     form.outboxFields = null;
     if (!form.dataset.outboxKeeping) { delete form.dataset.outboxBusy; }

@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
+from ..core.languages import LANGUAGES
 from .schemas import ErrorAnswer
 
 JSON = dict[str, Any]
@@ -55,6 +56,17 @@ class Parameter:
         return data
 
 
+#: Every call reads `?lang` (bodies.json_only): a 400 for any other value, said once.
+LANG: Final = Parameter(
+    "lang",
+    "query",
+    {"type": "string", "enum": list(LANGUAGES)},
+    "the language of the messages (and rank letters); a body's `lang` wins",
+)
+BAD_LANG: Final = (ErrorAnswer, "`lang` is not one of the six (`bad_language`)")
+NOT_JSON: Final = (ErrorAnswer, "The body is not sent as JSON (`unsupported_media_type`)")
+
+
 @dataclass(frozen=True)
 class Operation:
     method: str
@@ -88,6 +100,8 @@ def documented(
     """Describe the decorated view in the OpenAPI document (its docstring is the description)."""
 
     def register(view: View) -> View:
+        more = {415: NOT_JSON} if request is not None else {}
+        said = {p.name for p in parameters}
         OPERATIONS.append(
             Operation(
                 method=method.lower(),
@@ -97,8 +111,8 @@ def documented(
                 description=(view.__doc__ or "").strip(),
                 tag=tag,
                 request=request,
-                answers={**answers, **COMMON_ANSWERS},
-                parameters=tuple(parameters),
+                answers={400: BAD_LANG, **answers, **COMMON_ANSWERS, **more},
+                parameters=(*parameters, *([LANG] if "lang" not in said else [])),
                 token=token,
                 examples={"example": {"value": example}} if example is not None else {},
             )

@@ -21,7 +21,7 @@ from ..health import app_version
 from ..limits import limited_operations
 from . import bp, schemas, service
 from .bodies import TooLarge, guard, json_body
-from .openapi import OPERATIONS, Parameter, document, documented
+from .openapi import OPERATIONS, document, documented
 
 guard(bp)
 
@@ -58,14 +58,6 @@ def _call(call: str) -> ResponseReturnValue:
     return response
 
 
-_LANG_QUERY = Parameter(
-    "lang",
-    "query",
-    {"type": "string", "enum": ["en", "de", "nl", "pt", "fr", "es"]},
-    "the language of the rank letters and messages (the body's `lang` wins)",
-)
-
-
 def _referee_call(
     call: str, summary: str, example: dict[str, Any]
 ) -> Callable[[Callable[[], ResponseReturnValue]], Callable[[], ResponseReturnValue]]:
@@ -80,7 +72,6 @@ def _referee_call(
             400: (schemas.ErrorAnswer, "The body could not be read: the reason, translated"),
             404: (schemas.ErrorAnswer, "The `game` named is not there"),
         },
-        parameters=[_LANG_QUERY],
         example=example,
     )
 
@@ -92,7 +83,6 @@ def _referee_call(
     summary="Every variant with its full data, and the house rules",
     tag="referee",
     answers={200: (schemas.VariantsAnswer, "The variants in SPEC order")},
-    parameters=[_LANG_QUERY],
 )
 def variants() -> ResponseReturnValue:
     """Every variant with its full data, the names and contracts in the request's language."""

@@ -102,8 +102,22 @@ HouseRules = Annotated[
 ]
 
 
+#: A name as typed: something to see in it (the server cleans it and refuses one left empty).
+Name = Annotated[StrictStr, WithJsonSchema({"type": "string", "minLength": 1, "pattern": "\\S"})]
+
+
 class Referee(Body):
     """What every call of the referee takes."""
+
+    # The variant is the game's when `game` names one: one of the two, as a string.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["variant"], "properties": {"variant": {"type": "string"}}},
+                {"required": ["game"], "properties": {"game": {"type": "string"}}},
+            ]
+        }
+    )
 
     variant: StrictStr | None = Field(
         default=None,
@@ -129,6 +143,7 @@ class ContractRequest(Referee):
         default=None,
         description="the round, from 1 (required unless `game` names one: then its round)",
         examples=[1],
+        json_schema_extra={"minimum": 1},
     )
     melds: list[Cards] = Field(description="the melds laid down together, each a list of cards")
     going_out: StrictBool | None = Field(

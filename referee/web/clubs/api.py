@@ -19,7 +19,7 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, reason
 from referee.engine.variants import get_variant
-from referee.web.api.bodies import guard
+from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.games import links as game_links
@@ -181,6 +181,9 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
     if isinstance(filed, service.ClubMissing):
         return _error(404, "club_not_found")
     if isinstance(filed, service.Forbidden):
+        # No token is a 401 (RFC 6750: which scheme to use); the wrong one a 403.
+        if filed.code == "missing_club_token":
+            return unauthorised(filed.code)
         return _error(403, filed.code)
     if isinstance(filed, service.Refused):
         raise GameRefused(filed.reasons)

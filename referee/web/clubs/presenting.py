@@ -15,7 +15,7 @@ from flask_babel import gettext
 from referee.engine.game import name_key
 from referee.engine.ratings import DEFAULT, Rating
 from referee.engine.records import Meetings, PlayerStats, never_ahead
-from referee.engine.variants import VARIANTS
+from referee.engine.variants import VARIANTS, Scoring
 from referee.web.charts import LineChart, Series
 from referee.web.formats import day
 
@@ -48,6 +48,7 @@ class ClubView:
     opponents: list[str]  # who finished a game with someone: the head-to-head table's people
     chart: LineChart | None
     mixed_scoring: bool  # penalty and winner-collects games: best and worst count the first
+    best_is_lowest: bool  # penalty games among those asked about: the best round is the lowest
 
     def bar(self, rung: Rung) -> tuple[float, float, float]:
         """Where a rung's range (mu ± 3σ) and its mu fall on a 0–100 scale shared by the
@@ -123,4 +124,12 @@ def club_view(club: StoredClub, board: Board, variant: str | None) -> ClubView:
         opponents=[name for name in club.members if name in met],
         chart=ratings_chart(view, club.members),
         mixed_scoring=view.mixed,
+        best_is_lowest=best_is_lowest(variant, board),
     )
+
+
+def best_is_lowest(variant: str | None, board: Board) -> bool:
+    """Whether the games asked about count their best round as the lowest: any of them scored
+    by penalty points (records.py counts those when both kinds are there)."""
+    played = [variant] if variant else [vid for vid in VARIANTS if vid in board.views]
+    return any(VARIANTS[vid].scoring is Scoring.PENALTY for vid in played if vid in VARIANTS)

@@ -14,7 +14,7 @@ from flask_babel import format_percent, gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import Reason, name_key
-from referee.engine.variants import get_variant
+from referee.engine.variants import VARIANTS, get_variant
 from referee.web import formats
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import access as game_access
@@ -329,11 +329,17 @@ def sheet(club_id: str) -> ResponseReturnValue:
     return render_template("clubs/sheet.html", club=club, sheet_form=form, back=link)
 
 
+def player_limits() -> dict[str, tuple[int, int]]:
+    """Each variant's smallest and largest table, for the new game's form to say before Start."""
+    return {vid: (variant.min_players, variant.max_players) for vid, variant in VARIANTS.items()}
+
+
 @bp.context_processor
 def clubs_context() -> dict[str, object]:
     """The words and numbers the clubs templates use."""
     return {
         "variant_name": variant_name,
+        "player_limits": player_limits,
         "format_day": formats.day,
         "format_number": formats.number,
         "format_percent": format_percent,

@@ -18,7 +18,7 @@ from pydantic import ConfigDict, Field, StrictStr
 from referee.engine import ratings as engine_ratings
 from referee.engine import records
 from referee.engine.club import MAX_MEMBERS
-from referee.web.api.schemas import Answer, Body, Language
+from referee.web.api.schemas import Answer, Body, Language, Name
 
 from .board import GameLine
 
@@ -39,7 +39,7 @@ def utc_text(moment: datetime) -> str:
 class NewClub(Body):
     """POST /api/v1/clubs"""
 
-    name: StrictStr = Field(description="the club's name", examples=["Thursday table"])
+    name: Name = Field(description="the club's name", examples=["Thursday table"])
     lang: Language | None = None
 
 

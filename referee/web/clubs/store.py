@@ -193,6 +193,13 @@ def ledger(conn: Connection, club_id: str) -> tuple[Ledger, dict[str, int]]:
     return Ledger(kept), {row.game_id: row.game_version for row in rows}
 
 
+def read_back(conn: Connection, club_id: str) -> tuple[StoredClub | None, Ledger, Any]:
+    """The club, its games as kept and its kept board (or None), read on `conn` as the pages
+    read them: a restore reads each club back before it commits."""
+    board = conn.execute(select(clubs.c.board).where(clubs.c.id == club_id)).scalar()
+    return _load(conn, club_id), ledger(conn, club_id)[0], board
+
+
 def _ratings_from_json(data: Any) -> Ratings:
     out: dict[str, Mapping[str, Rating] | None] = {}
     for chain in CHAINS:

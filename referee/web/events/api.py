@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from referee.engine.game import GameRefused, reason
 from referee.engine.tournament import RankBy
-from referee.web.api.bodies import guard
+from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer
 from referee.web.clubs.api import bearer_token, refused
@@ -34,7 +34,8 @@ api_bp.register_error_handler(GameRefused, refused)
 _CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
 _EVENT_ID = Parameter("event_id", "path", {"type": "string"}, "the evening's id")
 _NOT_FOUND = (ErrorAnswer, "No such club or evening (`club_not_found`, `event_not_found`)")
-_FORBIDDEN = (ErrorAnswer, "No club edit token, or not the club's (a view link changes nothing)")
+_UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
+_FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _CONFLICT = (RefusedAnswer, "Done first on another phone, or the evening moved on (`version`)")
 _REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
 
@@ -76,6 +77,8 @@ def _answer(result: Any, status: int = 200) -> ResponseReturnValue:
             return _reasons(409, reasons)
         case service.Stale():
             return _reasons(409, [reason(result.code, field="version", **result.params)])
+        case service.Forbidden(code) if code == "missing_club_token":
+            return unauthorised(code)  # no token: a 401 saying how to send one (RFC 6750)
         case service.Forbidden(code):
             return _error(403, code)
         case _:
@@ -92,6 +95,7 @@ def _answer(result: Any, status: int = 200) -> ResponseReturnValue:
     answers={
         201: (schemas.EventAnswer, "The evening, without players yet"),
         400: _REFUSED,
+        401: _UNAUTHORISED,
         403: _FORBIDDEN,
         404: _NOT_FOUND,
     },
@@ -134,6 +138,7 @@ def read(club_id: str, event_id: str) -> ResponseReturnValue:
     answers={
         200: (schemas.EventAnswer, "The evening"),
         400: _REFUSED,
+        401: _UNAUTHORISED,
         403: _FORBIDDEN,
         404: _NOT_FOUND,
         409: _CONFLICT,
@@ -164,6 +169,7 @@ def players(club_id: str, event_id: str) -> ResponseReturnValue:
     answers={
         200: (schemas.EventAnswer, "The evening, the series' tables with their games' links"),
         400: _REFUSED,
+        401: _UNAUTHORISED,
         403: _FORBIDDEN,
         404: _NOT_FOUND,
         409: _CONFLICT,
@@ -233,9 +239,11 @@ def _board_args() -> dict[str, Any]:
         raise GameRefused([reason("no_such_series", field="series", series=asked[:10])])
     if by not in {b.value for b in RankBy}:
         raise GameRefused([reason("bad_input", field="by")])
-    unfinished = request.args.get("unfinished", "") in {"1", "true", "yes"}
+    unfinished = request.args.get("unfinished", "false")
+    if unfinished not in ("true", "false"):
+        raise GameRefused([reason("bad_input", field="unfinished")])
     return {
         "series": None if asked is None else int(asked),
         "by": RankBy(by),
-        "unfinished": unfinished,
+        "unfinished": unfinished == "true",
     }

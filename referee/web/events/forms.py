@@ -28,7 +28,6 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.engine.events import MAX_EVENT_NAME, MAX_SERIES
 from referee.engine.game import MAX_NAME
-from referee.engine.seating import LARGEST_TABLE, SMALLEST_TABLE
 from referee.engine.tournament import SCHEMES
 from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
@@ -80,7 +79,7 @@ class NewEventForm(FlaskForm):
         high=99,
         default=4,
         validators=[InputRequired()],
-        render_kw={"min": SMALLEST_TABLE, "max": LARGEST_TABLE},
+        description=_l("3 to 5: tables of this size where the count allows."),
     )
     ends = RadioField(
         _l("A series ends"),

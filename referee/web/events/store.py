@@ -201,14 +201,6 @@ def lang_of(event_id: str) -> str | None:
     return found
 
 
-def check_row(row: dict[str, Any]) -> None:
-    """A restored row of `events`: its state must read as an evening through the engine, of
-    the version the row says (ValueError otherwise; EventRefused is one)."""
-    event = Event.from_json(row["state"])
-    if event.version != row["version"]:
-        raise ValueError(f"event {row.get('id')}: version {row['version']} is not its state's")
-
-
 def table_of_game(game_id: str) -> tuple[str, str, str, int, int, int | None] | None:
     """The evening a game is a table of: (club id, event id, event name, series, table, rounds
     a series or None for a whole game), or None (one lookup by key: a game page asks)."""
@@ -225,3 +217,11 @@ def table_of_game(game_id: str) -> tuple[str, str, str, int, int, int | None] | 
         return None
     rounds = row.state.get("series_rounds") if isinstance(row.state, dict) else None
     return row.club_id, row.id, row.name, row.series, row.table_number, rounds
+
+
+def version_on(conn: Connection, event_id: str) -> int | None:
+    """The evening's row version, read on `conn` (a restore compares it with its state's)."""
+    found: int | None = conn.execute(
+        select(events.c.version).where(events.c.id == event_id)
+    ).scalar()
+    return found

@@ -13,7 +13,7 @@ from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
 from referee.engine.game import GameRefused, reason
-from referee.web.api.bodies import guard
+from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer, ErrorDetail
 from referee.web.hosting import keep_private
@@ -99,7 +99,8 @@ _NOT_FOUND = (ErrorAnswer, "No such game (`game_not_found`)")
 _WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
     200: (GameAnswer, "The game after the change"),
     400: _REFUSED,
-    403: (ErrorAnswer, "No edit token (`missing_token`), or not this game's (`bad_token`)"),
+    401: (ErrorAnswer, "No edit token (`missing_token`)"),
+    403: (ErrorAnswer, "Not this game's edit token (`bad_token`)"),
     404: _NOT_FOUND,
     409: (ConflictAnswer, "`version` is stale: the game's version now and what changed since"),
     422: (ErrorAnswer, "This Idempotency-Key came before with another body"),
@@ -132,11 +133,8 @@ _ROUND_EXAMPLE = {
     answers={
         201: (CreatedGame, "The game, its edit token and its two links"),
         400: _REFUSED,
-        403: (
-            ErrorAnswer,
-            "With `club`: no club edit token (`missing_club_token`) or not that club's "
-            "(`bad_club_token`)",
-        ),
+        401: (ErrorAnswer, "With `club`: no club edit token (`missing_club_token`)"),
+        403: (ErrorAnswer, "With `club`: not that club's edit token (`bad_club_token`)"),
         404: (ErrorAnswer, "With `club`: no such club (`club_not_found`)"),
     },
     example={"variant": "contract", "players": ["Ann", "Bo", "Cy"]},
@@ -194,7 +192,7 @@ def _authorised(game_id: str) -> queries.StoredGame | ResponseReturnValue:
         return _error(404, "game_not_found")
     token = _token()
     if token is None:
-        return _error(403, "missing_token")
+        return unauthorised("missing_token")
     if not queries.check_token(game_id, token):
         return _error(403, "bad_token")
     return stored

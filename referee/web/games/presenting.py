@@ -4,9 +4,10 @@ and a line of history per change. (The views themselves are in `routes.py` and `
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from flask_babel import gettext
 from markupsafe import Markup, escape
@@ -24,6 +25,7 @@ from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.security import bdi
+from referee.web.theme import chosen_text_size
 from referee.web.words import (
     contract_text,
     house_rules_in_words,
@@ -137,14 +139,57 @@ def _summary(results: Sequence[SeatResult] | None) -> dict[int, str]:
     }
 
 
-def short_names(players: Sequence[str], letters: int = 3) -> list[str]:
-    """Names short enough for eight columns on a 320-px phone: the first `letters` letters,
-    unless another name starts the same; then the first letters and the seat number."""
-    starts = [name[:letters].casefold() for name in players]
-    return [
-        name[:letters] if starts.count(starts[seat]) == 1 else f"{name[: letters - 1]}{seat + 1}"
-        for seat, name in enumerate(players)
-    ]
+#: How many letters a name may keep in the score table's head, by the number of players: the
+#: columns of eight players fit a 320-px phone with three, those of two with ten.
+SHORT_NAME_LETTERS: Final = {2: 10, 3: 7, 4: 5, 5: 5, 6: 4}
+#: The same with large text (150 %) on a 360-px phone; from five players on, the table keeps
+#: its figures at the normal size (eight columns of three digits at 150 % do not fit).
+SHORT_NAME_LETTERS_LARGE: Final = {2: 7, 3: 5, 4: 3}
+_WORDS: Final = re.compile(r"[^\s\-\u2010\u2013]+")
+
+
+def short_names(players: Sequence[str], letters: int | None = None) -> list[str]:
+    """Names short enough for the score table's columns on a 320-px phone, each recognisable:
+    the start of a name (its first word, or the first `letters` letters of it); where two
+    players share that start, their initials ("Diederik Jan", "Diederik Piet": DJ, DP); failing
+    that (one-word names, the same initials), the start and the seat ("An1", "An2"). The page
+    gives the full name to screen readers, and in a key under the table."""
+    letters = letters or SHORT_NAME_LETTERS.get(len(players), 3)
+    shorts = [_name_start(name, letters) for name in players]
+    for seats in _sharing(shorts):
+        for seat in seats:
+            initials = _initials(players[seat])
+            if 1 < len(initials) <= letters:
+                shorts[seat] = initials
+    for seats in _sharing(shorts):
+        for seat in seats:
+            shorts[seat] = f"{_name_start(players[seat], max(letters - 1, 1))}{seat + 1}"
+    for seats in _sharing(shorts):  # a name that reads like another's start and seat ("An2")
+        for seat in seats:
+            shorts[seat] = f"#{seat + 1}"
+    return shorts
+
+
+def _letters_for_large_text(players: int) -> int | None:
+    """The letters a short name keeps where this phone chose large text (else the default)."""
+    return SHORT_NAME_LETTERS_LARGE.get(players) if chosen_text_size() == "large" else None
+
+
+def _name_start(name: str, letters: int) -> str:
+    words = _WORDS.findall(name)
+    return (words[0] if words else name)[:letters]
+
+
+def _initials(name: str) -> str:
+    return "".join(word[0] for word in _WORDS.findall(name)).upper()
+
+
+def _sharing(shorts: Sequence[str]) -> list[list[int]]:
+    """The seats whose short names are the same (letter case aside), group by group."""
+    seats: dict[str, list[int]] = {}
+    for seat, short in enumerate(shorts):
+        seats.setdefault(short.casefold(), []).append(seat)
+    return [group for group in seats.values() if len(group) > 1]
 
 
 def share_text(game: Game) -> str:
@@ -178,7 +223,7 @@ def page_context(stored: queries.StoredGame, token: str | None) -> dict[str, Any
         "winner_names": [game.players[i] for i in game.winners],
         "change_text": lambda entry: change_text(game, entry),
         "card_points_json": card_points_json(game.variant),
-        "short_names": short_names(game.players),
+        "short_names": short_names(game.players, _letters_for_large_text(len(game.players))),
         "share_text": share_text(game) if game.finished else "",
         "rematch_form": RematchForm(formdata=None) if game.finished else None,
     }

@@ -10,7 +10,7 @@ engine asks for it, so a game with a thousand corrections loads as fast as a new
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -121,6 +121,30 @@ def read(conn: Connection, game_id: str, *, lock: bool = False) -> StoredGame | 
         updated_at=clock.aware(row.updated_at),
         game=game,
     )
+
+
+#: A game read back by a restore: the game and its whole history, oldest change first.
+Readback = tuple[StoredGame, list[Entry]]
+
+
+def read_back(conn: Connection) -> Iterator[tuple[str, Callable[[], Readback]]]:
+    """Every game on `conn` as the pages read it, in the order of their ids: (id, read) where
+    `read()` makes the game with its whole history (a restore reads every game back before it
+    commits, and says which game does not read). The ids are streamed, whatever their number."""
+    streamed = conn.execution_options(stream_results=True, yield_per=1000)
+    game_ids = [row.id for row in streamed.execute(select(games.c.id).order_by(games.c.id))]
+    for game_id in game_ids:
+
+        def read_one(game_id: str = game_id) -> Readback:
+            stored = read(conn, game_id)
+            if stored is None:  # the restore's own transaction: nothing takes it away
+                raise LookupError(f"game {game_id} is gone")
+            rows = conn.execute(
+                select(changes).where(changes.c.game_id == game_id).order_by(changes.c.id)
+            ).all()
+            return stored, [_entry(row) for row in rows]
+
+        yield game_id, read_one
 
 
 def version_of(game_id: str) -> int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol, assert_never
+from urllib.parse import urlsplit
 
 from flask import Response, abort, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -147,7 +148,7 @@ def _read(stored: StoredGame, token: str, number: int | None) -> Posted:
     posted = _whole(form.round.data)
     if number is None and posted is not None and 1 <= posted <= len(game.rounds) + 1:
         target = posted  # the round the form was drawn for (a stale one says so)
-    back = _back_url(stored.id, token, corrected=number is not None)
+    back = _back_url(stored.id, token, corrected=_to_the_scores(number is not None))
     typed = service.Typed(tuple(results), tuple(reasons))
     version = _whole(form.version.data)
     return Posted(form, target, number is not None, typed, version, back, _once(back))
@@ -216,6 +217,18 @@ def _whole(text: str | None) -> int | None:
         return None
 
 
+#: What the conflict view's form says it settles (templates/games/_conflict.html): after
+#: either choice, saving this phone's entry or keeping the saved one, the phone goes on to the
+#: next round.
+SETTLES_A_CONFLICT = "next-round"
+
+
+def _to_the_scores(correcting: bool) -> bool:
+    """Whether a save goes back to the score table: a correction does, unless it settled a
+    conflict (then the phone is on the next round, as after keeping the saved one)."""
+    return correcting and request.form.get("then") != SETTLES_A_CONFLICT
+
+
 def _back_url(game_id: str, token: str, *, corrected: bool) -> str:
     """Where a save leads: the game's page; after a correction, its score table."""
     return f"{edit_url(game_id, token)}#scores" if corrected else edit_url(game_id, token)
@@ -240,7 +253,7 @@ def _saved(
     """A round's save, as the page says it."""
     match result:
         case service.Saved() | service.Replayed():
-            return _back_to_the_game(posted.back, corrected=posted.correcting)
+            return _back_to_the_game(posted.back)
         case service.Refused(reasons=reasons, current=current):
             problems = round_problems(posted.form, reasons, stored.game.players)
             return _said(current or stored, token, posted, Screen(problems=problems), 400)
@@ -255,14 +268,22 @@ def _saved(
     assert_never(result)
 
 
-def _back_to_the_game(where: str, *, corrected: bool) -> ResponseReturnValue:
-    """After a save: the game's page. A correction goes back to the score table, and the
-    address says so (htmx would keep the correction's address: it is told to load the page)."""
-    if corrected and request.headers.get("HX-Request"):
+def _back_to_the_game(where: str) -> ResponseReturnValue:
+    """After a save: the game's page (a correction: its score table). htmx asking from that
+    very page follows the redirect and swaps the page in; from another address (a correction's
+    page) the phone is told to load it, so that its address says where it is."""
+    if request.headers.get("HX-Request") and not _asked_from(where):
         response = Response(status=204)
         response.headers["HX-Redirect"] = where
         return response
     return redirect(where, 303)
+
+
+def _asked_from(where: str) -> bool:
+    """Whether an htmx request comes from the page at `where` (told to load an address that
+    differs only by its #part, a browser would merely scroll, leaving the old page on screen)."""
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    return current.path == urlsplit(where).path
 
 
 def _said(
@@ -293,7 +314,7 @@ def _stale(token: str, posted: Posted, stale: service.Stale) -> ResponseReturnVa
     entry stays on the round it was meant for. Saving again is a decision."""
     fresh, number = stale.current, posted.number
     if stale.entered_as_sent:  # saved meanwhile just as typed here: nothing to decide
-        return _back_to_the_game(posted.back, corrected=False)
+        return _back_to_the_game(posted.back)
     game, form = fresh.game, posted.form
     form.version.data = str(game.version)
     notice = describe(stale.code, stale.params)

@@ -23,6 +23,7 @@ from referee.web.api.schemas import (
     Cards,
     HouseRules,
     Language,
+    Name,
     Problem,
     Unreadable,
     read,
@@ -55,7 +56,7 @@ class SeatResultBody(Body):
 
 class NewGame(Body):
     variant: StrictStr = Field(examples=["contract"])
-    players: list[StrictStr] = Field(
+    players: list[Name] = Field(
         description="distinct names in seat order", examples=[["Ann", "Bo", "Cy"]]
     )
     house_rules: HouseRules | None = None
@@ -74,6 +75,7 @@ class RoundBody(Body):
     round: StrictInt | None = Field(
         default=None,
         description="the round's number (required to enter a round; a correction's is its path's)",
+        json_schema_extra={"minimum": 1},
     )
     results: list[SeatResultBody] = Field(description="one entry per player")
     version: StrictInt | None = Field(

@@ -16,7 +16,13 @@ from flask_babel import gettext
 from referee.engine.variants import VARIANTS
 from referee.web.hosting import external_values
 from referee.web.i18n import current_language
-from referee.web.words import contract_text, house_rule_label, house_rule_value, variant_name
+from referee.web.words import (
+    contract_text,
+    house_rule_label,
+    house_rule_value,
+    suit_letters,
+    variant_name,
+)
 
 from . import bp
 from .checks import (
@@ -95,9 +101,11 @@ def share_url(outcome: Outcome) -> str:
 
 
 def _page_words(outcome: Outcome) -> dict[str, Any]:
-    """What the page names in words: the variants, its rounds' contracts, the house rules."""
+    """What the page names in words: the suits' letters, the variants, its rounds' contracts,
+    the house rules."""
     variant = outcome.context.variant
     return {
+        "suits_hint": suit_letters(),
         "variants": [(variant_id, variant_name(variant_id)) for variant_id in VARIANTS],
         "rounds": [
             (number, contract_text(contract))
