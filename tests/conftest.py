@@ -103,6 +103,8 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
             "SECRET_KEY": "test secret key",
             "WTF_CSRF_ENABLED": False,
             "DATABASE_URL": database_url,
+            # A page's stream read to its end by a test client (a crawl, a fuzz) ends soon.
+            "LIVE_LIFETIME_SECONDS": 10,
         },
         instance_path=str(instance),
     )
