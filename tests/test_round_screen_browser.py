@@ -376,10 +376,12 @@ def test_dark_mode_follows_the_phone_and_the_switch(
     page.locator(".lang-picker summary").tap()
     page.locator(".theme-to-light").tap()  # this phone chooses light, whatever its scheme
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    page.wait_for_load_state("load")  # the new page's stylesheets, not only its first bytes
     assert page.evaluate(ground) == "rgb(255, 255, 255)"
     page.locator(".lang-picker summary").tap()
     page.locator(".theme-to-dark").tap()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.wait_for_load_state("load")
     assert page.evaluate(ground) == "rgb(21, 23, 26)"
 
 

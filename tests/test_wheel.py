@@ -174,7 +174,12 @@ def test_serve_runs_the_installed_app_on_sqlite_in_the_users_data_folder(
 ) -> None:
     status, body = _ask(served, "GET", "/healthz")
     assert status == 200
-    assert json.loads(body) == {"status": "ok", "database": "ok", "version": "0.1.0"}
+    health = json.loads(body)
+    assert {k: health[k] for k in ("status", "database", "version")} == {
+        "status": "ok", "database": "ok", "version": "0.1.0"
+    }  # fmt: skip
+    # SQLite: one worker, its own broker (the default `serve` keeps to the live push's limit)
+    assert health["live"]["broker"] == "in-process" and "one worker" in health["live"]["limit"]
 
     status, body = _ask(
         served, "POST", "/api/v1/games", {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}
