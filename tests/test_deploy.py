@@ -22,29 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"exited {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"not answering on {port}:\n{log.read_text()[-3000:]}")
 
 
 @dataclass
@@ -58,7 +39,7 @@ class Served:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     base = tmp_path_factory.mktemp("deploy")
-    gunicorn_port, nginx_port = _free_port(), _free_port()
+    gunicorn_port, nginx_port = free_port(), free_port()
     gunicorn_log = base / "gunicorn.log"
     env = {
         **os.environ,
@@ -78,8 +59,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         )  # fmt: skip
     nginx = _start_nginx(base, gunicorn_port, nginx_port)
     try:
-        _wait_for(gunicorn_port, gunicorn, gunicorn_log)
-        _wait_for(nginx_port, nginx, base / "error.log")
+        wait_for(gunicorn_port, gunicorn, gunicorn_log)
+        wait_for(nginx_port, nginx, base / "error.log")
         yield Served(gunicorn_port, nginx_port, gunicorn_log, base / "access.log")
     finally:
         for process in (nginx, gunicorn):
@@ -108,7 +89,7 @@ def _start_nginx(base: Path, upstream: int, port: int) -> subprocess.Popen[bytes
     site = site.replace("/var/log/nginx/rummy-referee.access.log", str(base / "access.log"))
     site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;")
     site = site.replace("listen [::]:443 ssl http2;", "")
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{_free_port()};")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{free_port()};")
     site = site.replace("listen [::]:80;", "")
     (base / "site.conf").write_text(site)
     (base / "nginx.conf").write_text(

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The environment of this test run that must not reach the installed app.
@@ -121,16 +122,9 @@ print(json.dumps({
     assert found["instance"] == str(Path(installed.environ["XDG_DATA_HOME"]) / "rummy-referee")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def served(installed: Installed) -> Iterator[int]:
-    port = _free_port()
+    port = free_port()
     log = installed.home / "serve.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
