@@ -48,7 +48,10 @@ def add_commands(verbs: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument(
-        "--workers", type=int, help="gunicorn worker processes (default: 2 × cores + 1, at most 9)"
+        "--workers",
+        type=int,
+        help="gunicorn worker processes (default: 1 on SQLite, where the live push reaches only "
+        "its own process; 2 × cores + 1, at most 9, on PostgreSQL)",
     )
     backup = verbs.add_parser(
         "backup", parents=[data], help="write every game of the database to FILE as JSON"
@@ -174,6 +177,12 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
     finally:
         database(app).dispose()
     print(f"serve: data in {instance}, database {_shown(database(app).url)}", file=err)
+    if (args.workers or 1) > 1 and database(app).url.startswith("sqlite"):
+        print(
+            "serve: on SQLite a page's live updates reach only the phones served by the same "
+            "worker: with several workers the others poll (set DATABASE_URL to PostgreSQL)",
+            file=err,
+        )
     if not named and host in _EVERY_INTERFACE:
         print(
             "serve: answering only to the names localhost and 127.0.0.1: set TRUSTED_HOSTS "

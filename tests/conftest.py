@@ -16,7 +16,6 @@ import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -31,6 +30,7 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
+from processes import free_port
 from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
@@ -103,6 +103,8 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
             "SECRET_KEY": "test secret key",
             "WTF_CSRF_ENABLED": False,
             "DATABASE_URL": database_url,
+            # A page's stream read to its end by a test client (a crawl, a fuzz) ends soon.
+            "LIVE_LIFETIME_SECONDS": 10,
         },
         instance_path=str(instance),
     )
@@ -224,13 +226,6 @@ def screenshot_dir() -> Path:
 # -- databases ---------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _postgres_bin() -> Path:
     candidates = sorted(
         Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"),
@@ -284,7 +279,7 @@ class ThrowawayPostgres:
         if done.returncode:
             raise RuntimeError(f"initdb failed:\n{done.stdout}")
         for _attempt in range(3):  # the free port may be taken between the probe and the start
-            self.port = _free_port()
+            self.port = free_port()
             options = (
                 f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
                 "-c synchronous_commit=off -c full_page_writes=off"

@@ -22,29 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"exited {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"not answering on {port}:\n{log.read_text()[-3000:]}")
 
 
 @dataclass
@@ -58,7 +39,7 @@ class Served:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     base = tmp_path_factory.mktemp("deploy")
-    gunicorn_port, nginx_port = _free_port(), _free_port()
+    gunicorn_port, nginx_port = free_port(), free_port()
     gunicorn_log = base / "gunicorn.log"
     env = {
         **os.environ,
@@ -78,8 +59,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         )  # fmt: skip
     nginx = _start_nginx(base, gunicorn_port, nginx_port)
     try:
-        _wait_for(gunicorn_port, gunicorn, gunicorn_log)
-        _wait_for(nginx_port, nginx, base / "error.log")
+        wait_for(gunicorn_port, gunicorn, gunicorn_log)
+        wait_for(nginx_port, nginx, base / "error.log")
         yield Served(gunicorn_port, nginx_port, gunicorn_log, base / "access.log")
     finally:
         for process in (nginx, gunicorn):
@@ -108,7 +89,7 @@ def _start_nginx(base: Path, upstream: int, port: int) -> subprocess.Popen[bytes
     site = site.replace("/var/log/nginx/rummy-referee.access.log", str(base / "access.log"))
     site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;")
     site = site.replace("listen [::]:443 ssl http2;", "")
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{_free_port()};")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{free_port()};")
     site = site.replace("listen [::]:80;", "")
     (base / "site.conf").write_text(site)
     (base / "nginx.conf").write_text(
@@ -222,7 +203,7 @@ def test_the_configs_keep_slow_clients_and_floods_off_the_workers() -> None:
         "client_body_timeout 10s;",
         "send_timeout 30s;",
         "proxy_request_buffering on;",
-        "limit_conn rummy_connections 50;",
+        "limit_conn rummy_connections 100;",
         "limit_req zone=rummy_requests",
         "limit_req zone=rummy_writes",
         "limit_req zone=rummy_solve",
@@ -236,7 +217,7 @@ def test_the_configs_keep_slow_clients_and_floods_off_the_workers() -> None:
     assert solve.count("limit_req zone=") == 3
     settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert settings["bind"].startswith("127.0.0.1:")  # only nginx, on this machine, talks to it
-    assert settings["worker_class"] == "gthread" and settings["threads"] >= 4
+    assert settings["worker_class"] == "gthread" and settings["threads"] >= 32  # idle streams
     # A worker whose threads are all held takes no new connection: the others answer it.
     assert settings["worker_connections"] == settings["threads"]
 
@@ -309,3 +290,29 @@ def test_an_edit_link_spelt_with_escapes_is_a_404_and_never_logged(served: Serve
     for log in (served.nginx_log, served.gunicorn_log):
         text = log.read_text()
         assert token not in text and "%65dit/***" in text and "edit%2F***" in text, log
+
+
+def test_a_stream_comes_through_nginx_unbuffered_with_the_configs_saying_so(
+    served: Served,
+) -> None:
+    """The first event of a game's stream reaches the client at once through nginx (a proxy
+    that buffered would hold it for the stream's whole lifetime)."""
+    status, _, body = _ask(served, "POST", "/api/v1/games",
+                           {"variant": "contract", "players": ["Ann", "Bo", "Cy"]})  # fmt: skip
+    assert status == 201
+    game = json.loads(body)
+    connection = _https(served)
+    connection.timeout = 5
+    connection.request("GET", f"/games/{game['id']}/stream", headers={"Host": "localhost"})
+    response = connection.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    lines = [response.readline() for _ in range(3)]  # retry:, id:, data:
+    assert f"id: {game['version']}\n".encode() in lines
+    connection.close()
+    for name in ("nginx-rummy-referee.conf", "nginx-rummy-referee-subpath.conf"):
+        site = (DEPLOY / name).read_text()
+        stream = site[site.index("/stream$ {") :]
+        stream = stream[: stream.index("}")]
+        assert "proxy_buffering off;" in stream and "proxy_read_timeout 60s;" in stream, name
+    assert "listen 443 ssl http2;" in (DEPLOY / "nginx-rummy-referee.conf").read_text()

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from referee.engine.game import SeatResult
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.models import club_games, club_members
+from referee.web.core import signals
 from referee.web.database import database
 from referee.web.events import service
 from referee.web.events.models import event_games
@@ -126,3 +127,32 @@ def test_a_stale_version_and_a_wrong_token_change_nothing(app: Flask) -> None:
         assert isinstance(service.leave(club_id, "x" * 22, token, "Ann"), service.EventMissing)
         stored = service.load(event_id)
     assert stored is not None and all(p.present for p in stored.event.players)
+
+
+def test_every_write_and_every_round_tells_the_evenings_stream(app: Flask) -> None:
+    """The room's board follows the evening's topic (web/live/): each write of the evening,
+    and each round at one of its tables, tells it the evening's new version."""
+    told: list[tuple[str, int]] = []
+
+    def hear(name: str, *, version: int, **_: Any) -> None:
+        told.append((name, version))
+
+    signals.changed.connect(hear)
+    try:
+        club_id, token, event_id = _evening(app, ["Ann", "Bo", "Cy", "Di"])
+        with app.test_request_context("/"):
+            drawn = service.draw(club_id, event_id, token, 1, start=True)
+            assert isinstance(drawn, service.Changed)
+            table = drawn.stored.event.series[0].tables[0]
+            assert table.game_id is not None
+            out = SeatResult(went_out=True)
+            typed = games_service.Typed.read([out, *(SeatResult(penalty=5) for _ in range(3))])
+            games_service.enter_round(table.game_id, 1, typed, version=None)
+            now = service.load(event_id)
+    finally:
+        signals.changed.disconnect(hear)
+    assert now is not None
+    mine = [version for name, version in told if name == signals.topic("event", event_id)]
+    # The check-in, the draw (with its start), the round: each tells the version it made.
+    assert len(mine) == 3 and mine[1] == drawn.stored.version and mine[2] == now.version
+    assert mine == sorted(set(mine))

@@ -219,6 +219,7 @@ def test_a_nul_in_a_game_id_is_a_404_on_every_database(
         ("POST", f"/api/v1/games/{bad}/undo"),
         ("GET", f"/games/{bad}"),
         ("GET", f"/games/{bad}/live"),
+        ("GET", f"/games/{bad}/stream"),
         ("GET", f"/games/{bad}.csv"),
         ("GET", f"/games/{bad}.json"),
         ("GET", f"/games/{bad}/qr.svg"),
@@ -248,6 +249,7 @@ def test_a_nul_in_a_club_id_is_a_404_on_every_database(
         ("GET", f"/clubs/{bad}.csv"),
         ("GET", f"/clubs/{bad}/qr.svg"),
         ("GET", f"/clubs/{bad}/sheet"),
+        ("GET", f"/clubs/{bad}/stream"),
         ("GET", f"/clubs/{bad}/edit/{token}"),
         ("GET", f"/clubs/{club['id']}/edit/{token[:5]}%00{token[6:]}"),
         ("POST", f"/clubs/{bad}/edit/{token}/games"),
@@ -531,3 +533,24 @@ def test_an_edit_link_spelt_with_escapes_is_a_404_and_its_token_stays_out_of_the
         server.shutdown()
         database(app).dispose()
     assert game["edit_token"] not in caplog.text and "***" in caplog.text
+
+
+# -- the live streams -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "last_event_id", ["", "abc", "-1", "1e9", "9" * 400, "\u0661", "3.5", " 2 ", "0x10"]
+)
+def test_a_stream_takes_any_last_event_id_and_answers_the_version_now(
+    tmp_path: Path, last_event_id: str
+) -> None:
+    """A browser sends back whatever id it was given, a proxy or a script anything: what is not
+    a version the stream knows is treated as none, never a 500, and the first event is the
+    game's version now."""
+    app = _new_app(tmp_path, LIVE_LIFETIME_SECONDS=0.3, LIVE_HEARTBEAT_SECONDS=0.1)
+    client = app.test_client()
+    game = _created(client)
+    answer = client.get(f"/games/{game['id']}/stream", headers={"Last-Event-ID": last_event_id})
+    assert answer.status_code == 200 and answer.mimetype == "text/event-stream"
+    body = answer.get_data(as_text=True)
+    assert f"id: {game['version']}\n" in body, body

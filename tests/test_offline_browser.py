@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, BrowserType, Page, Route, expect
+from processes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Ann", "Bo", "Cy"]
@@ -275,13 +275,6 @@ def test_the_referee_says_it_needs_the_server(page: Page, live_server: str) -> N
 # -- a server that goes away mid-save ------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 SERVE = """
 import sys
 from werkzeug.serving import run_simple
@@ -296,7 +289,7 @@ class Server:
     """The app in a process of its own, to stop and start again on the same port and data."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = folder
         self.process: subprocess.Popen[bytes] | None = None

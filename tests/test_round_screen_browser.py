@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from table_phones import in_view
 
 NAMES = [
     "Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L.",
@@ -47,21 +48,6 @@ def _game(page: Page, base: str, players: int, rounds: int = 1, **extra: Any) ->
     return game
 
 
-def _in_view(target: Locator) -> bool:
-    """Whether a thumb can tap it as the screen stands: inside the viewport, nothing over it."""
-    return bool(
-        target.evaluate(
-            """(el) => {
-              const r = el.getBoundingClientRect();
-              if (r.height === 0 || r.top < 0 || r.bottom > window.innerHeight) return false;
-              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-              return !!hit && (el.contains(hit) || hit.contains(el) ||
-                               [...(el.labels || [])].some((label) => label.contains(hit)));
-            }"""
-        )
-    )
-
-
 class Thumb:
     """Taps only what is in view; when something is not, swipes once to it and counts that."""
 
@@ -71,10 +57,10 @@ class Thumb:
 
     def tap(self, target: Locator) -> None:
         target.wait_for(state="visible")
-        if not _in_view(target):
+        if not in_view(target):
             self.scrolls += 1
             target.evaluate("(el) => el.scrollIntoView({block: 'center'})")
-        assert _in_view(target)
+        assert in_view(target)
         box = target.bounding_box()
         assert box is not None
         self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -88,7 +74,7 @@ class Thumb:
 
 
 @pytest.mark.parametrize("width", [320, 360])
-def test_no_sideways_scroll_on_any_entry_method_and_problems_in_view(
+def test_no_sideways_scroll_on_any_entry_method_and_problemsin_view(
     phone: Any, live_server: str, screenshot_dir: Path, width: int
 ) -> None:
     page = phone(width)
@@ -126,7 +112,7 @@ def _check_the_round_screen(
     page.get_by_role("button", name="Save the round").tap()
     summary = page.locator("#error-summary")
     expect(summary).to_be_focused()
-    assert _in_view(summary.locator("li").first)
+    assert in_view(summary.locator("li").first)
     assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the problems", players)
     expect(summary).to_contain_text(NAMES[last])
     expect(page.locator(f"#seat-{last}-problems")).to_contain_text(NAMES[last])
@@ -134,7 +120,7 @@ def _check_the_round_screen(
         page.screenshot(path=str(screenshot_dir / f"round-{width}-{players}-problems.png"))
     summary.locator(f'a[href="#seat-{last}-penalty"]').tap()
     expect(page.locator(f"#seat-{last}-penalty")).to_be_focused()
-    assert _in_view(page.locator(f"#seat-{last}-penalty"))
+    assert in_view(page.locator(f"#seat-{last}-penalty"))
     # the score table, watched
     page.goto(game["view_url"])
     assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the score table", players)
@@ -351,13 +337,13 @@ def test_on_its_side_the_round_and_the_totals_are_side_by_side(
     game = _game(page, live_server, 6, rounds=4)
     page.goto(game["edit_url"])
     totals = page.locator(".score-table tfoot td").last  # its cells stick to the foot
-    assert _in_view(totals) and page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert in_view(totals) and page.evaluate(NO_SIDEWAYS_SCROLL)
     for seat in (1, 5):  # typing down the round: the totals stay in view beside it
         page.locator(f"#seat-{seat}-penalty").focus()
-        assert _in_view(page.locator(f"#seat-{seat}-penalty")) and _in_view(totals)
+        assert in_view(page.locator(f"#seat-{seat}-penalty")) and in_view(totals)
     page.screenshot(path=str(screenshot_dir / "round-landscape.png"))
     page.goto(game["view_url"])
-    assert _in_view(page.locator(".score-table tfoot td").last)
+    assert in_view(page.locator(".score-table tfoot td").last)
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
 
 
@@ -376,10 +362,12 @@ def test_dark_mode_follows_the_phone_and_the_switch(
     page.locator(".lang-picker summary").tap()
     page.locator(".theme-to-light").tap()  # this phone chooses light, whatever its scheme
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    page.wait_for_load_state("load")  # the new page's stylesheets, not only its first bytes
     assert page.evaluate(ground) == "rgb(255, 255, 255)"
     page.locator(".lang-picker summary").tap()
     page.locator(".theme-to-dark").tap()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.wait_for_load_state("load")
     assert page.evaluate(ground) == "rgb(21, 23, 26)"
 
 

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -22,30 +21,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from processes import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 PREFIX = "/rummy"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"exited {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"not answering on {port}:\n{log.read_text()[-3000:]}")
 
 
 def _nginx_conf(base: Path, upstream: int, port: int) -> Path:
@@ -76,7 +56,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
     if not Path(nginx).exists():
         pytest.fail("nginx is not installed: run scripts/setup (dev installs nginx-light)")
     base = tmp_path_factory.mktemp("subpath")
-    upstream, port = _free_port(), _free_port()
+    upstream, port = free_port(), free_port()
     env = {
         **os.environ,
         "GUNICORN_BIND": f"127.0.0.1:{upstream}",
@@ -101,8 +81,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
         server = subprocess.Popen([nginx, "-c", str(conf), "-p", str(base)],
                                   stdout=subprocess.DEVNULL, stderr=out)  # fmt: skip
     try:
-        _wait_for(upstream, gunicorn, log)
-        _wait_for(port, server, base / "error.log")
+        wait_for(upstream, gunicorn, log, seconds=60)
+        wait_for(port, server, base / "error.log", seconds=60)
         yield f"http://127.0.0.1:{port}", base / "access.log"
     finally:
         for process in (server, gunicorn):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The environment of this test run that must not reach the installed app.
@@ -121,16 +122,9 @@ print(json.dumps({
     assert found["instance"] == str(Path(installed.environ["XDG_DATA_HOME"]) / "rummy-referee")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def served(installed: Installed) -> Iterator[int]:
-    port = _free_port()
+    port = free_port()
     log = installed.home / "serve.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
@@ -174,7 +168,12 @@ def test_serve_runs_the_installed_app_on_sqlite_in_the_users_data_folder(
 ) -> None:
     status, body = _ask(served, "GET", "/healthz")
     assert status == 200
-    assert json.loads(body) == {"status": "ok", "database": "ok", "version": "0.1.0"}
+    health = json.loads(body)
+    assert {k: health[k] for k in ("status", "database", "version")} == {
+        "status": "ok", "database": "ok", "version": "0.1.0"
+    }  # fmt: skip
+    # SQLite: one worker, its own broker (the default `serve` keeps to the live push's limit)
+    assert health["live"]["broker"] == "in-process" and "one worker" in health["live"]["limit"]
 
     status, body = _ask(
         served, "POST", "/api/v1/games", {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}

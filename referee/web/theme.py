@@ -50,24 +50,29 @@ def text_switch_url(size: str) -> str:
     return url_for("theme.set_text_size", size=size, next=_here())
 
 
-@bp.get("/theme/<theme>")
-def set_theme(theme: str) -> ResponseReturnValue:
-    """Remember the theme (or forget it: `auto`) and go back."""
-    if theme not in (*THEMES, "auto"):
-        abort(404)
+def _remembered(name: str, value: str | None) -> ResponseReturnValue:
+    """Back where the switch was pressed, with the cookie `name` set to `value` (None: gone)."""
     response = redirect(way_back(), code=303)
-    if theme == "auto":
-        response.delete_cookie(COOKIE_NAME)
+    if value is None:
+        response.delete_cookie(name)
     else:
         response.set_cookie(
-            COOKIE_NAME,
-            theme,
+            name,
+            value,
             max_age=COOKIE_MAX_AGE,
             samesite="Lax",
             httponly=True,
             secure=request.is_secure,
         )
     return response
+
+
+@bp.get("/theme/<theme>")
+def set_theme(theme: str) -> ResponseReturnValue:
+    """Remember the theme (or forget it: `auto`) and go back."""
+    if theme not in (*THEMES, "auto"):
+        abort(404)
+    return _remembered(COOKIE_NAME, None if theme == "auto" else theme)
 
 
 @bp.get("/text/<size>")
@@ -75,19 +80,7 @@ def set_text_size(size: str) -> ResponseReturnValue:
     """Remember large text (or forget it: `normal`) and go back."""
     if size not in TEXT_SIZES:
         abort(404)
-    response = redirect(way_back(), code=303)
-    if size == "normal":
-        response.delete_cookie(TEXT_COOKIE_NAME)
-    else:
-        response.set_cookie(
-            TEXT_COOKIE_NAME,
-            size,
-            max_age=COOKIE_MAX_AGE,
-            samesite="Lax",
-            httponly=True,
-            secure=request.is_secure,
-        )
-    return response
+    return _remembered(TEXT_COOKIE_NAME, None if size == "normal" else size)
 
 
 def init_app(app: Flask) -> None:

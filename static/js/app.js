@@ -101,4 +101,89 @@
   document.addEventListener("htmx:load", function (event) { sayRendered(event.target); });
   window.addEventListener("offline", function () { offlineBanner(true); });
   window.addEventListener("online", function () { offlineBanner(false); });
+
+  // Live: the part of a page that follows a game or a club (data-live-stream: its stream;
+  // data-version: what it shows). One EventSource a page: each event is the version now, and a
+  // newer one asks htmx for the part again ("refresh"); "rummy:live" tells the other scripts
+  // (the outbox). Where no stream comes through (no EventSource, an
+  // answer that ends it, or nothing within LIVE_TIMEOUT: a proxy that buffers), the part is
+  // polled as before, each poll sending the ETag it shows so the server answers 304 at once.
+  var LIVE_TIMEOUT = 10000;
+  function livePart() { return document.querySelector("[data-live-stream]"); }
+  // A page on its way in (a boosted link or form: htmx swaps the body) is not refreshed: an
+  // answer for the part it replaces would land on it, out of band, after the swap.
+  function navigating() { return !!document.querySelector("body.htmx-request, form.htmx-request"); }
+
+  var followed = null;  // the stream followed: { url, source, newest, silent }
+  var polling = null;
+
+  function poll() {
+    if (polling) { return; }
+    var part = livePart();
+    var seconds = Number((part && part.dataset.pollSeconds) || "3");
+    polling = window.setInterval(function () {
+      var now = livePart();
+      if (now && !navigating()) { window.htmx.trigger(now, "refresh"); }
+    }, seconds * 1000);
+  }
+
+  function catchUp() {
+    var part = livePart();
+    if (followed && part && !navigating() && followed.newest > Number(part.dataset.version || "0")) {
+      window.htmx.trigger(part, "refresh");
+    }
+  }
+
+  function unfollow() {
+    if (!followed) { return; }
+    window.clearTimeout(followed.silent);
+    if (followed.source) { followed.source.close(); }
+    followed = null;
+  }
+
+  function follow(part) {
+    var url = part.dataset.liveStream;
+    if (followed && followed.url === url) { return; }
+    unfollow();  // another page came in by htmx: another game's stream, or none
+    if (!window.EventSource) { poll(); return; }
+    var source = new EventSource(url);
+    var state = { url: url, source: source, newest: 0, silent: null };
+    followed = state;
+    state.silent = window.setTimeout(function () { source.close(); poll(); }, LIVE_TIMEOUT);
+    source.addEventListener("message", function (event) {
+      window.clearTimeout(state.silent);
+      var version = Number(event.data);
+      state.newest = Math.max(state.newest, version);
+      document.dispatchEvent(new CustomEvent("rummy:live", { detail: { version: version } }));
+      catchUp();
+    });
+    source.addEventListener("error", function () {
+      // CONNECTING: the browser opens it again by itself (Last-Event-ID says what it saw).
+      if (source.readyState === window.EventSource.CLOSED) {
+        window.clearTimeout(state.silent);
+        poll();
+      }
+    });
+  }
+
+  // htmx drops a refresh asked while one is on its way: once the part is swapped in, it is
+  // asked again if a newer version was told meanwhile. A page swapped in whole follows its own.
+  document.addEventListener("htmx:afterSettle", function () {
+    var part = livePart();
+    if (!part) { unfollow(); return; }
+    if (window.htmx) { follow(part); }
+    catchUp();
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var part = event.detail.elt;
+    if (part && part.dataset && part.dataset.liveStream && part.dataset.etag) {
+      event.detail.headers["If-None-Match"] = '"' + part.dataset.etag + '"';
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 304) { event.detail.shouldSwap = false; }  // nothing new
+  });
+  var first = livePart();
+  if (first && window.htmx) { follow(first); }
 })();

@@ -374,6 +374,9 @@
     var target = new URL(url, window.location.href);
     var here = window.location;
     if (target.pathname === here.pathname && target.search === here.search) {
+      // The page that comes is laid out anew (the score table may have changed under this
+      // one, by the stream): it goes to its #part, not to where this one was scrolled.
+      if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
       here.hash = target.hash;
       here.reload();
     } else {
@@ -538,5 +541,20 @@
     });
   }
   document.addEventListener("htmx:afterSwap", function () { refresh(); });
+  // The game's stream (app.js) told a new version: another phone saved. What waits here goes
+  // now, without waiting for its next retry: the server judges it against what was saved, and
+  // a round entered meanwhile is refused to be fixed (the conflict view), never overwritten.
+  // Not while a form's own write is on its way: the version told may be that very write, and
+  // its entry would go twice (the key makes the second harmless, but the page would move twice).
+  document.addEventListener("rummy:live", function () {
+    if (document.querySelector("form[data-outbox-busy]")) { return; }
+    Outbox.entries(game).then(function (all) {
+      var waiting = all.some(function (entry) { return entry.game === game && entry.state === "waiting"; });
+      if (waiting) {
+        delay = 2000;
+        flush();
+      }
+    });
+  });
   refresh().then(flush);
 })();

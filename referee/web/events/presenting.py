@@ -21,6 +21,7 @@ from referee.web.clubs import service as clubs_service
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games import links as game_links
+from referee.web.i18n import current_language
 from referee.web.messages import describe_reason
 
 from .forms import scheme_label
@@ -260,7 +261,13 @@ def board_context(stored: StoredEvent) -> dict[str, Any]:
         "playing": playing,
         "upcoming": upcoming,
         "rounds_of_series": event.series_rounds or event.variant.rounds,
+        "board_etag": board_etag(event.version),
     }
+
+
+def board_etag(version: int) -> str:
+    """The board fragment's ETag (`routes.board_live` answers 304 to it while it stands)."""
+    return f"e{version}-{current_language()}"
 
 
 def _club_name(club_id: str) -> str:

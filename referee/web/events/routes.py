@@ -24,7 +24,6 @@ from referee.web.clubs.store import StoredClub
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import links as game_links
 from referee.web.house_rules import overrides_from_query
-from referee.web.i18n import current_language
 from referee.web.messages import describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import variant_name
@@ -33,7 +32,7 @@ from . import bp, exports, printing, service
 from .access import editable_event, event_or_404
 from .forms import CheckInForm, LeaveForm, NewEventForm, SeriesForm
 from .links import edit_url
-from .presenting import board_context, page_context
+from .presenting import board_context, board_etag, page_context
 from .store import StoredEvent
 
 
@@ -210,7 +209,7 @@ def board_live(club_id: str, event_id: str) -> ResponseReturnValue:
     version = service.version_of(event_id)
     if version is None:
         abort(404)
-    etag = f"e{version}-{current_language()}"
+    etag = board_etag(version)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
         response = Response(status=204)
     elif request.if_none_match.contains(etag):

@@ -34,6 +34,7 @@ from referee.engine.game import Change, Game, GameRefused, Reason, reason
 from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
+from referee.web.core import signals
 from referee.web.database import database
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
@@ -258,7 +259,9 @@ def _write(
                 if refused.reasons[0].code in CONFLICTS:
                     return Conflict(tuple(refused.reasons), stored)
                 raise
-            return Changed(store.save(conn, stored, event, sealed), joined)
+            kept = store.save(conn, stored, event, sealed)
+            _tell(conn, kept)
+            return Changed(kept, joined)
     except (GameRefused, _Refusal) as refused:  # raised in the transaction: nothing kept
         reasons = refused.reasons if isinstance(refused, GameRefused) else refused.result.reasons
         return Refused(tuple(reasons))
@@ -426,7 +429,7 @@ def on_game_written(
             result = kept.event.result_of_game(number, table, stored.game)
             if kept.event.series[number - 1].tables[table - 1].result == result:
                 return
-            store.save(conn, kept, kept.event.record_result(number, table, result))
+            _tell(conn, store.save(conn, kept, kept.event.record_result(number, table, result)))
     except Exception:
         log.exception("event %s: could not keep up with game %s", event_id, game_id)
 
@@ -458,3 +461,9 @@ def table_edit_links(stored: StoredEvent, number: int) -> dict[int, str]:
         if pair is not None:
             found[table.number] = game_links.edit_url(*pair, external=True)
     return found
+
+
+def _tell(conn: Connection, stored: StoredEvent) -> None:
+    """The pages that follow the evening (the room's board) hear of this write once it
+    commits (web/live/)."""
+    signals.changed.send(signals.topic("event", stored.id), conn=conn, version=stored.version)
