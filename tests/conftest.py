@@ -85,6 +85,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if "database_url" in fixtures:
             item.add_marker(pytest.mark.storage)
+        # A module's own fixture (gunicorn and nginx, an installed wheel, the print app) starts
+        # once: its tests go to one xdist worker together (`--dist loadgroup`); every other
+        # test goes to whichever worker is free, so no long file is left to one worker at the end.
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(defs[-1].scope == "module" for defs in definitions if defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 # -- the app ---------------------------------------------------------------------------------
