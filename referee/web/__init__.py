@@ -22,6 +22,7 @@ from . import (
     i18n,
     idempotency,
     limits,
+    live,
     metrics,
     offline,
     picker,
@@ -76,6 +77,7 @@ def create_app(
         app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
     from . import api, clubs, games, printing, refereeing
+    from .clubs import service as clubs_service
     from .clubs.api import api_bp as clubs_api_bp
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
@@ -99,6 +101,11 @@ def create_app(
     idempotency.init_app(app)
     offline.init_app(app)
     charts.init_app(app)
+    # The pages that follow something by a stream, and how to read its version now: a kind
+    # more (a club night's event) is one line here and `core.signals.changed` in its writes.
+    live.init_app(
+        app, sources={"game": game_queries.version_of, "club": clubs_service.live_version}
+    )
 
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(games_api_bp)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,8 @@ EXTENSION = "database"
 VERSION_TABLE = "games_alembic_version"
 # Any constant works; it only has to be the same in every process that migrates.
 _PG_MIGRATION_LOCK = 7_310_412_277
+#: Where `after_commit` keeps its hooks in a connection's `info`.
+_AFTER_COMMIT = "after_commit"
 
 
 def normalize_url(url: str) -> str:
@@ -110,9 +112,18 @@ class Database:
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
-        """A connection in a write transaction (SQLite: BEGIN IMMEDIATE), committed at the end."""
-        with self.engine.connect().execution_options(write=True) as conn, conn.begin():
-            yield conn
+        """A connection in a write transaction (SQLite: BEGIN IMMEDIATE), committed at the end;
+        then what `after_commit` asked for is done (never when the write is rolled back)."""
+        with self.engine.connect().execution_options(write=True) as conn:
+            try:
+                with conn.begin():
+                    yield conn
+                hooks = conn.info.pop(_AFTER_COMMIT, [])
+            finally:
+                # conn.info lives with the pooled connection: a rolled-back write leaves nothing.
+                conn.info.pop(_AFTER_COMMIT, None)
+            for hook in hooks:
+                hook()
 
     def dispose(self) -> None:
         """Close every pooled connection (the next use makes the engine again)."""
@@ -120,6 +131,12 @@ class Database:
             if self._engine is not None:
                 self._engine.dispose()
             self._engine = None
+
+
+def after_commit(conn: Connection, hook: Callable[[], None]) -> None:
+    """Call `hook` once the write transaction `conn` is in has committed (`Database.writing`):
+    what tells others of a write (the live push on SQLite) never tells of one rolled back."""
+    conn.info.setdefault(_AFTER_COMMIT, []).append(hook)
 
 
 def database(app: Flask | None = None) -> Database:

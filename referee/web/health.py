@@ -1,6 +1,9 @@
 """`GET /healthz`: whether this process can answer and reach its database (SPEC.md).
 
-200 `{"status": "ok", "database": "ok", "version": ...}`, or 503 naming the part that failed.
+200 `{"status": "ok", "database": "ok", "version": ..., "live": {...}}`, or 503 naming the part
+that failed. `live` is the live push's broker: "in-process" (SQLite: its limit, one worker
+process, said) or "postgresql" (whether this worker's LISTEN connection is up; it opens with
+the first stream), and the streams this worker holds.
 No secrets (not the database's address, not the error's text), no cookies, never cached.
 """
 
@@ -14,6 +17,7 @@ from flask import Blueprint, Response, jsonify
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from . import live
 from .database import database
 
 PACKAGE = "rummy-referee"
@@ -46,7 +50,12 @@ def healthz() -> Response:
     state = _database_state()
     healthy = state == "ok"
     response = jsonify(
-        {"status": "ok" if healthy else "unavailable", "database": state, "version": app_version()}
+        {
+            "status": "ok" if healthy else "unavailable",
+            "database": state,
+            "version": app_version(),
+            "live": live.state(),
+        }
     )
     response.status_code = 200 if healthy else 503
     response.headers["Cache-Control"] = "no-store"

@@ -54,4 +54,56 @@
   if (root.dataset.offline || !navigator.onLine) { offlineBanner(true); }
   window.addEventListener("offline", function () { offlineBanner(true); });
   window.addEventListener("online", function () { offlineBanner(false); });
+
+  // Live: the part of a page that follows a game or a club (data-live-stream: its stream;
+  // data-version: what it shows). One EventSource a page: each event is the version now, and a
+  // newer one asks htmx for the part again ("refresh"); "rummy:live" tells the other scripts
+  // (the round form's notice, the outbox). Where no stream comes through (no EventSource, an
+  // answer that ends it, or nothing within LIVE_TIMEOUT: a proxy that buffers), the part is
+  // polled as before, each poll sending the ETag it shows so the server answers 304 at once.
+  var LIVE_TIMEOUT = 10000;
+  function livePart() { return document.querySelector("[data-live-stream]"); }
+
+  function follow(first) {
+    var polling = null;
+    function poll() {
+      if (polling) { return; }
+      var seconds = Number(first.dataset.pollSeconds || "3");
+      polling = window.setInterval(function () {
+        var part = livePart();
+        if (part) { window.htmx.trigger(part, "refresh"); }
+      }, seconds * 1000);
+    }
+    function heard(version) {
+      document.dispatchEvent(new CustomEvent("rummy:live", { detail: { version: version } }));
+      var part = livePart();
+      if (part && version > Number(part.dataset.version || "0")) { window.htmx.trigger(part, "refresh"); }
+    }
+    if (!window.EventSource) { poll(); return; }
+    var source = new EventSource(first.dataset.liveStream);
+    var silent = window.setTimeout(function () { source.close(); poll(); }, LIVE_TIMEOUT);
+    source.addEventListener("message", function (event) {
+      window.clearTimeout(silent);
+      heard(Number(event.data));
+    });
+    source.addEventListener("error", function () {
+      // CONNECTING: the browser opens it again by itself (Last-Event-ID says what it saw).
+      if (source.readyState === window.EventSource.CLOSED) {
+        window.clearTimeout(silent);
+        poll();
+      }
+    });
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var part = event.detail.elt;
+    if (part && part.dataset && part.dataset.liveStream && part.dataset.etag) {
+      event.detail.headers["If-None-Match"] = '"' + part.dataset.etag + '"';
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 304) { event.detail.shouldSwap = false; }  // nothing new
+  });
+  var followed = livePart();
+  if (followed && window.htmx) { follow(followed); }
 })();

@@ -291,6 +291,27 @@
     }
   }
 
+  // -- the round form stale: another phone changed the game since it was drawn ---------------
+
+  // The game's stream (app.js) tells each new version. The form knows the version it was drawn
+  // from: a newer one shows the notice (saving then shows what changed, or both entries side
+  // by side). Not while a request is on its way: this phone's own save answers for itself.
+  var heardVersion = 0;
+
+  function showStale() {
+    var form = document.getElementById("round-form");
+    var notice = document.getElementById("stale-notice");
+    if (!form || !notice || !form.elements.version) { return; }
+    if (document.querySelector(".htmx-request") || form.dataset.outboxBusy) { return; }
+    notice.hidden = !(heardVersion > Number(form.elements.version.value || "0"));
+  }
+
+  document.addEventListener("rummy:live", function (event) {
+    heardVersion = Math.max(heardVersion, event.detail.version);
+    showStale();
+  });
+  document.addEventListener("htmx:afterSettle", showStale);
+
   function init(root) {
     root = root || document;
     addSteppers(root);

@@ -173,6 +173,8 @@ def _render(
     status: int = 200,
 ) -> ResponseReturnValue:
     variant = _variant_asked()
+    # Read before the board: a write in between makes the page follow it again, never miss it.
+    live_version = service.live_version(club.id)
     board = service.board(club.id)
     view = club_view(club, board, variant)
     last = board.last  # the last table, whatever its variant
@@ -185,6 +187,7 @@ def _render(
     page = render_template(
         "clubs/club.html",
         tab_link=tab_link,
+        live_version=live_version,
         view=view,
         club=club,
         token=token,

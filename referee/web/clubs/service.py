@@ -29,6 +29,7 @@ from sqlalchemy import Connection
 from referee.engine.club import CHAINS, Club, Ledger
 from referee.engine.game import Change, Game, GameRefused, Reason, reason
 from referee.engine.records import GameRecord, record_of
+from referee.web.core import ids, signals
 from referee.web.database import database
 from referee.web.games import queries as game_queries
 from referee.web.games import service as games_service
@@ -121,6 +122,7 @@ def add_members(club_id: str, names: Any) -> MembersAdded | Refused | ClubMissin
         if joined.joined:
             store.insert_members(conn, stored.id, joined.joined)
             stored = store.touch(conn, replace(stored, club=joined.club))
+            _tell(conn, stored.id)
     return MembersAdded(stored, joined.joined)
 
 
@@ -379,6 +381,22 @@ def _keep_up(
     store.save_games(conn, now.changed_since(ledger))
     board = build_board(now)
     store.keep_board(conn, club_id, to_json(board), _lines_json(board), key_of(now))
+    _tell(conn, club_id)
+
+
+def _tell(conn: Connection, club_id: str) -> None:
+    """The pages that follow the club hear of this write once it commits (web/live/)."""
+    version = store.live_version(conn, club_id)
+    if version is not None:
+        signals.changed.send(signals.topic("club", club_id), conn=conn, version=version)
+
+
+def live_version(club_id: str) -> int | None:
+    """What the club's stream tells: a number that grows with every change its page shows."""
+    if not ids.valid_id(club_id):
+        return None
+    with database().reading() as conn:
+        return store.live_version(conn, club_id)
 
 
 def _fresh_records(

@@ -273,6 +273,22 @@ def insert_games(conn: Connection, club_id: str, filed: Sequence[tuple[str, date
         conn.execute(insert(club_games), rows)
 
 
+def live_version(conn: Connection, club_id: str) -> int | None:
+    """The club's version and its games' summed: it grows with every change the club's page
+    shows (a member or game filed bumps the first, a round the second; a game's version only
+    grows and a filed game stays filed). None: no such club."""
+    games_sum = (
+        select(func.coalesce(func.sum(games.c.version), 0))
+        .select_from(club_games.join(games, games.c.id == club_games.c.game_id))
+        .where(club_games.c.club_id == club_id)
+        .scalar_subquery()
+    )
+    found: int | None = conn.execute(
+        select(clubs.c.version + games_sum).where(clubs.c.id == club_id)
+    ).scalar()
+    return found
+
+
 def touch(conn: Connection, stored: StoredClub) -> StoredClub:
     """The club's version one up (its members or games changed)."""
     version = stored.version + 1

@@ -15,3 +15,14 @@ _signals = Namespace()
 
 #: sender: the game's id; keyword arguments: conn, stored, change.
 game_written = _signals.signal("game-written")
+
+#: sender: a topic (`topic("club", id)`, `topic("event", id)`); keyword arguments: conn, version
+#: (a number that only grows). Sent inside the write's transaction by a feature whose pages
+#: follow something that is not a game; the live push (web/live/) tells the pages that follow
+#: the topic once the write commits. A game's own topic is told through `game_written`.
+changed = _signals.signal("changed")
+
+
+def topic(kind: str, item_id: str) -> str:
+    """The name pages follow a thing by: "game:<id>", "club:<id>", "event:<id>"."""
+    return f"{kind}:{item_id}"

@@ -23,6 +23,7 @@ from referee.engine.game import (
 from referee.engine.scoring import value_classes
 from referee.engine.variants import Scoring, Variant
 from referee.web.house_rules import table_rules
+from referee.web.i18n import current_language
 from referee.web.security import bdi
 from referee.web.words import (
     contract_text,
@@ -37,7 +38,7 @@ from . import queries
 from .forms import RematchForm
 from .links import edit_url, view_url
 
-#: How often a game page asks whether anything changed (seconds).
+#: How often a game page asks whether anything changed where no stream comes through (seconds).
 POLL_SECONDS = 3
 #: History lines shown on the edit page: only these are read from the database.
 HISTORY_SHOWN = 30
@@ -157,6 +158,12 @@ def share_text(game: Game) -> str:
     return f"{variant_name(game.variant.id)}: {won} {totals}"
 
 
+def live_etag(version: int, token: str | None) -> str:
+    """The ETag of the followed part of a game page: its version, language, and whether it
+    shows the edit links."""
+    return f"g{version}-{current_language()}-{'e' if token else 'v'}"
+
+
 def page_context(stored: queries.StoredGame, token: str | None) -> dict[str, Any]:
     """What every game page (view, edit, the polled part) shows."""
     game = stored.game
@@ -170,6 +177,7 @@ def page_context(stored: queries.StoredGame, token: str | None) -> dict[str, Any
         "next_deal": game.deal(upcoming) if upcoming else None,
         "totals": game.running_totals(),
         "poll_seconds": POLL_SECONDS,
+        "live_etag": live_etag(game.version, token),
         "view_link": view_url(stored.id, external=True),
         "edit_link": edit_url(stored.id, token, external=True) if token else None,
         "is_penalty": game.variant.scoring is Scoring.PENALTY,

@@ -31,7 +31,7 @@ from .forms import (
     house_rule_field_names,
 )
 from .links import edit_url, view_url
-from .presenting import page_context
+from .presenting import live_etag, page_context
 
 
 def _recent() -> list[tuple[queries.StoredGame, str]]:
@@ -224,27 +224,25 @@ def show(game_id: str) -> ResponseReturnValue:
 
 
 def _live(game_id: str, token: str | None) -> ResponseReturnValue:
-    """The score table alone, for polling: 204 while `since` is still the game's version."""
+    """The score table alone, asked for when the stream tells a new version (or polled where no
+    stream comes through): 304 for the ETag of the version shown, 204 while `since` is still
+    the game's version (pages from before the stream), both before anything is drawn."""
     version = queries.version_of(game_id)
     if version is None:
         abort(404)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
         response = Response(status=204)
-    elif request.if_none_match.contains(_live_etag(version, token)):
+    elif request.if_none_match.contains(live_etag(version, token)):
         response = Response()  # make_conditional answers it with a 304
     else:
         stored = game_or_404(game_id)
         version = stored.game.version
         page = render_template("games/_live.html", oob=True, **page_context(stored, token))
         response = Response(page)
-    response.set_etag(_live_etag(version, token))
+    response.set_etag(live_etag(version, token))
     response.cache_control.no_cache = True
     response.vary.add("HX-Request")
     return response.make_conditional(request)
-
-
-def _live_etag(version: int, token: str | None) -> str:
-    return f"g{version}-{current_language()}-{'e' if token else 'v'}"
 
 
 @bp.get("/games/<game_id>/live")
