@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,38 @@ from referee.web.hosting import redact
 # (client_header_timeout, proxy_request_buffering) before gunicorn sees it, so a client that
 # sends its headers slowly holds an nginx connection, not a worker.
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", str(min(2 * (os.cpu_count() or 1) + 1, 9))))
+
+
+def _on_postgresql() -> bool:
+    """Whether the app's database is PostgreSQL (DATABASE_URL or DATABASE_URL_FILE)."""
+    url = os.environ.get("DATABASE_URL", "")
+    named = os.environ.get("DATABASE_URL_FILE")
+    if not url and named and Path(named).is_file():
+        url = Path(named).read_text().strip()
+    return url.startswith(("postgres://", "postgresql"))
+
+
+# The live push (docs/DEPLOY.md, "Live"): on SQLite a stream hears only the writes of its own
+# worker process, so SQLite is served by one worker (its threads hold the streams); on
+# PostgreSQL every worker LISTENs and hears every write.
+workers = int(
+    os.environ.get(
+        "GUNICORN_WORKERS",
+        str(min(2 * (os.cpu_count() or 1) + 1, 9)) if _on_postgresql() else "1",
+    )
+)
 # Threaded workers (issue 23: four slow-header sockets starved every sync worker for 30 s when
 # gunicorn was reachable). A socket that has sent nothing waits in the worker's poller, not in
 # a thread; one that trickles its headers holds one thread of `threads`, not a whole worker.
 # Requests are short (a PDF is built once, then read from the shared cache), and keep-alive
 # connections from nginx wait in the poller too.
+# A page's stream (text/event-stream) holds one thread for as long as it is open (5 minutes,
+# then the browser opens it again), asleep but for a heartbeat every 20 s: size `threads` as
+# the streams a worker holds at once plus a few for requests. A club night of 8 tables of 4
+# phones and a board on the wall is 33 streams: the default, 64 a worker, holds it on one
+# worker (SQLite) with room to spare. An idle stream costs about 0.1 MB (bench/live.py).
 worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+threads = int(os.environ.get("GUNICORN_THREADS", "64"))
 # A worker takes no more connections than it has threads: one whose threads are all held
 # leaves new connections to the others (else it would take them and keep them waiting). It
 # also ends keep-alive between nginx and gunicorn (each answer closes its connection, as sync
@@ -87,3 +112,19 @@ def child_exit(server: Any, worker: Any) -> None:
         from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
 
         GunicornInternalPrometheusMetrics.mark_process_dead_on_child_exit(worker.pid)
+
+
+def post_worker_init(worker: Any) -> None:
+    """A worker told to stop (SIGTERM: a deploy, a restart) ends its pages' streams at once,
+    so its graceful shutdown waits for short requests only; browsers open their streams again
+    on the workers that go on."""
+    from referee.web.live.hub import drain
+
+    stopping = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum: int, frame: Any) -> None:
+        drain()
+        if callable(stopping):
+            stopping(signum, frame)
+
+    signal.signal(signal.SIGTERM, stop)

@@ -222,7 +222,7 @@ def test_the_configs_keep_slow_clients_and_floods_off_the_workers() -> None:
         "client_body_timeout 10s;",
         "send_timeout 30s;",
         "proxy_request_buffering on;",
-        "limit_conn rummy_connections 50;",
+        "limit_conn rummy_connections 100;",
         "limit_req zone=rummy_requests",
         "limit_req zone=rummy_writes",
         "limit_req zone=rummy_solve",
@@ -236,7 +236,7 @@ def test_the_configs_keep_slow_clients_and_floods_off_the_workers() -> None:
     assert solve.count("limit_req zone=") == 3
     settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
     assert settings["bind"].startswith("127.0.0.1:")  # only nginx, on this machine, talks to it
-    assert settings["worker_class"] == "gthread" and settings["threads"] >= 4
+    assert settings["worker_class"] == "gthread" and settings["threads"] >= 32  # idle streams
     # A worker whose threads are all held takes no new connection: the others answer it.
     assert settings["worker_connections"] == settings["threads"]
 
@@ -292,3 +292,29 @@ def test_slow_header_sockets_starve_neither_nginx_nor_gunicorn(served: Served) -
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_a_stream_comes_through_nginx_unbuffered_with_the_configs_saying_so(
+    served: Served,
+) -> None:
+    """The first event of a game's stream reaches the client at once through nginx (a proxy
+    that buffered would hold it for the stream's whole lifetime)."""
+    status, _, body = _ask(served, "POST", "/api/v1/games",
+                           {"variant": "contract", "players": ["Ann", "Bo", "Cy"]})  # fmt: skip
+    assert status == 201
+    game = json.loads(body)
+    connection = _https(served)
+    connection.timeout = 5
+    connection.request("GET", f"/games/{game['id']}/stream", headers={"Host": "localhost"})
+    response = connection.getresponse()
+    assert response.status == 200
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    lines = [response.readline() for _ in range(3)]  # retry:, id:, data:
+    assert f"id: {game['version']}\n".encode() in lines
+    connection.close()
+    for name in ("nginx-rummy-referee.conf", "nginx-rummy-referee-subpath.conf"):
+        site = (DEPLOY / name).read_text()
+        stream = site[site.index("/stream$ {") :]
+        stream = stream[: stream.index("}")]
+        assert "proxy_buffering off;" in stream and "proxy_read_timeout 60s;" in stream, name
+    assert "listen 443 ssl http2;" in (DEPLOY / "nginx-rummy-referee.conf").read_text()

@@ -299,3 +299,16 @@ def test_on_postgresql_a_save_in_one_worker_reaches_a_stream_in_another(
     finally:
         database(writer).dispose()
         database(watcher).dispose()
+
+
+def test_drain_ends_every_stream_of_the_process_at_once(fast_app: Flask) -> None:
+    from referee.web.live.hub import drain
+
+    client = fast_app.test_client()
+    game = _game(client)
+    stream = Reader(client, f"/games/{game['id']}/stream")
+    stream.next_version()
+    started = time.monotonic()
+    drain()
+    stream.rest(timeout=3.0)
+    assert time.monotonic() - started < 1.0  # not its 4 s lifetime

@@ -20,6 +20,12 @@ def test_healthz_says_ok_with_the_version_and_no_cookie(client: FlaskClient) -> 
         "status": "ok",
         "database": "ok",
         "version": version("rummy-referee"),
+        # The live push's broker on SQLite, and its limit (docs/DEPLOY.md, "Live").
+        "live": {
+            "broker": "in-process",
+            "limit": "one worker process: a stream hears only the writes of its own process",
+            "streams": 0,
+        },
     }
     assert "Set-Cookie" not in answer.headers
     assert answer.headers["Cache-Control"] == "no-store"

@@ -14,6 +14,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
+        # fetch, htmx and a page's stream (EventSource) talk to this site only.
+        "connect-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "frame-ancestors 'none'",

@@ -503,5 +503,17 @@
     });
   }
   document.addEventListener("htmx:afterSwap", function () { refresh(); });
+  // The game's stream (app.js) told a new version: another phone saved. What waits here goes
+  // now, without waiting for its next retry: the server judges it against what was saved, and
+  // a round entered meanwhile is refused to be fixed (the conflict view), never overwritten.
+  document.addEventListener("rummy:live", function () {
+    Outbox.entries(game).then(function (all) {
+      var waiting = all.some(function (entry) { return entry.game === game && entry.state === "waiting"; });
+      if (waiting) {
+        delay = 2000;
+        flush();
+      }
+    });
+  });
   refresh().then(flush);
 })();

@@ -6,6 +6,7 @@
  * - The referee needs the server: without signal it answers a page that says so.
  * - Writes made without signal wait in the outbox (IndexedDB, outbox-core.js); a Background Sync
  *   sends them when the signal is back, even with the page closed.
+ * - A page's stream (/games/<id>/stream, /clubs/<id>/stream) is never answered nor kept here.
  * - Under a sub-path (ROOT: "/rummy"), paths are read below it, and the caches are named with
  *   it: another app of the same origin keeps its own.
  */
@@ -82,6 +83,8 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  // A page's stream (text/event-stream) goes straight to the network, never into a cache.
+  if (/\/stream$/.test(url.pathname) || request.headers.get("Accept") === "text/event-stream") { return; }
   if (url.pathname.indexOf(ROOT + "/") !== 0) { return; }  // not this app's
   var path = url.pathname.slice(ROOT.length);  // "/games/..." under any sub-path
   if (request.mode === "navigate") {

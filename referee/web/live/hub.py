@@ -10,6 +10,7 @@ whatever was told meanwhile was not heard).
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Final
 
 #: What a subscription is woken with when what was told may have been missed.
@@ -40,8 +41,13 @@ class Subscription:
             version, self._pending = self._pending, None
             return version
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
-        """Leave the hub (again is harmless): the stream ended or its client went away."""
+        """Leave the hub (again is harmless): the stream ended, its client went away, or the
+        process is ending (`drain`)."""
         with self._ready:
             if self._closed:
                 return
@@ -50,12 +56,31 @@ class Subscription:
         self._hub.leave(self)
 
 
+#: Every hub of this process, for `drain`.
+_HUBS: weakref.WeakSet[Hub] = weakref.WeakSet()
+
+
+def drain() -> None:
+    """End every stream of this process now (a worker told to stop: gunicorn's graceful
+    shutdown need not wait out their lifetime; each browser opens its stream again, on a
+    worker that goes on)."""
+    for hub in list(_HUBS):
+        hub.close_all()
+
+
 class Hub:
     """Topic -> the subscriptions of this process's open streams."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._topics: dict[str, set[Subscription]] = {}
+        _HUBS.add(self)
+
+    def close_all(self) -> None:
+        with self._lock:
+            held = [s for subscriptions in self._topics.values() for s in subscriptions]
+        for subscription in held:
+            subscription.close()
 
     def subscribe(self, topic: str) -> Subscription:
         subscription = Subscription(self, topic)

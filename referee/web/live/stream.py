@@ -48,8 +48,10 @@ def events(
         else:
             yield first + ": up to date\n\n"
         deadline = clock() + timing.lifetime
-        while (left := deadline - clock()) > 0:
+        while (left := deadline - clock()) > 0 and not subscription.closed:
             told = subscription.wait(min(timing.heartbeat, left))
+            if subscription.closed:
+                break  # the process is ending (hub.drain)
             if told is None:
                 yield ": heartbeat\n\n"
                 continue
