@@ -6,6 +6,7 @@ refused to be fixed in the conflict view, never overwritten."""
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,8 +50,11 @@ def _json(url: str, body: dict[str, Any] | None = None, token: str | None = None
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(url, data=data, headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{error.code}: {error.read()!r}") from error
 
 
 def _game(server: str) -> dict[str, Any]:
