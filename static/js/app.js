@@ -74,11 +74,19 @@
         if (part) { window.htmx.trigger(part, "refresh"); }
       }, seconds * 1000);
     }
-    function heard(version) {
-      document.dispatchEvent(new CustomEvent("rummy:live", { detail: { version: version } }));
+    var newest = 0;
+    function catchUp() {
       var part = livePart();
-      if (part && version > Number(part.dataset.version || "0")) { window.htmx.trigger(part, "refresh"); }
+      if (part && newest > Number(part.dataset.version || "0")) { window.htmx.trigger(part, "refresh"); }
     }
+    function heard(version) {
+      newest = Math.max(newest, version);
+      document.dispatchEvent(new CustomEvent("rummy:live", { detail: { version: version } }));
+      catchUp();
+    }
+    // htmx drops a refresh asked while one is on its way: once the part is swapped in, it is
+    // asked again if a newer version was told meanwhile.
+    document.addEventListener("htmx:afterSettle", catchUp);
     if (!window.EventSource) { poll(); return; }
     var source = new EventSource(first.dataset.liveStream);
     var silent = window.setTimeout(function () { source.close(); poll(); }, LIVE_TIMEOUT);
