@@ -74,7 +74,7 @@ def _serve_sqlite(tmp: Path) -> str:
 
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def save_to_shown(server: str, saves: int) -> None:
