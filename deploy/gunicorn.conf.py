@@ -50,7 +50,7 @@ workers = int(
 # then the browser opens it again), asleep but for a heartbeat every 20 s: size `threads` as
 # the streams a worker holds at once plus a few for requests. A club night of 8 tables of 4
 # phones and a board on the wall is 33 streams: the default, 64 a worker, holds it on one
-# worker (SQLite) with room to spare. An idle stream costs about 0.1 MB (bench/live.py).
+# worker (SQLite) with room to spare. An idle stream costs about 45 KB (bench/live.py).
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "64"))
 # A worker takes no more connections than it has threads: one whose threads are all held
