@@ -281,7 +281,7 @@ def test_an_old_database_reads_right_and_refresh_keeps_it(
     assert runner.invoke(args=["clubs", "refresh"]).output.startswith("clubs kept up: 1")
     assert _kept(app, club["id"])
     assert [client.get(url).get_json() for url in urls] == before
-    full = runner.invoke(args=["clubs", "refresh", "--full", club["id"]])
+    full = runner.invoke(args=["clubs", "refresh", "--full", "--", club["id"]])
     assert full.output.startswith("clubs kept up: 1")
     assert [client.get(url).get_json() for url in urls] == before
 

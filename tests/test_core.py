@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from referee.engine.cards import LANGUAGES as CARD_LANGUAGES
 from referee.web.core import clock, ids
 from referee.web.core.errors import NotFound, StoreError
@@ -17,6 +19,14 @@ def test_ids_are_unguessable_and_look_like_ids() -> None:
     assert not ids.valid_id("short")
     assert not ids.valid_id("x" * 21 + "\x00")
     assert not ids.valid_id(12345678901234567890)
+
+
+def test_no_new_id_begins_with_a_dash_which_a_command_line_would_read_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = iter(["-dashFirst0123456789ab", "-againDash0123456789ab", "plain0123456789abcdefg"])
+    monkeypatch.setattr(ids.secrets, "token_urlsafe", lambda _bytes: next(drawn))
+    assert ids.new_id() == "plain0123456789abcdefg"
 
 
 def test_a_token_is_kept_as_a_hash_and_matches_only_itself() -> None:

@@ -25,6 +25,7 @@ def _subscribe(_state: BlueprintSetupState) -> None:
 @click.option("--full", is_flag=True, help="Sum up every game again and rate from the first.")
 def refresh_command(club_ids: tuple[str, ...], full: bool) -> None:
     """Keep up every club (or CLUB_IDS) whose board is behind its games, as after restoring an
-    older backup (pages are right meanwhile, only slower)."""
+    older backup (pages are right meanwhile, only slower). Put `--` before the ids if one begins
+    with "-" (ids made before 2026-12 may)."""
     done = service.refresh(club_ids, full=full)
     click.echo(f"clubs kept up: {len(done)}" + "".join(f"\n  {club_id}" for club_id in done))

@@ -14,8 +14,12 @@ MAX_TOKEN = 64
 
 
 def new_id() -> str:
-    """A game's, club's or event's id: 128 random bits, 22 characters."""
-    return secrets.token_urlsafe(16)
+    """A game's, club's or event's id: 128 random bits, 22 characters, never beginning with "-"
+    (ids are typed on command lines too, where a leading dash reads as an option)."""
+    while True:
+        made = secrets.token_urlsafe(16)
+        if not made.startswith("-"):
+            return made
 
 
 def new_edit_token() -> str:
