@@ -25,7 +25,7 @@ def test_no_new_id_begins_with_a_dash_which_a_command_line_would_read_as_an_opti
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     drawn = iter(["-dashFirst0123456789ab", "-againDash0123456789ab", "plain0123456789abcdefg"])
-    monkeypatch.setattr(ids.secrets, "token_urlsafe", lambda _bytes: next(drawn))
+    monkeypatch.setattr("secrets.token_urlsafe", lambda _bytes: next(drawn))
     assert ids.new_id() == "plain0123456789abcdefg"
 
 
