@@ -86,6 +86,28 @@ def test_a_400_digit_number_in_every_number_field_of_the_evenings_forms_is_a_400
     assert tried >= 4
 
 
+def test_digits_that_are_not_ascii_in_a_version_or_a_series_are_refused_not_a_500(
+    probed: FlaskClient,
+) -> None:
+    """ "¹" and "٣" are digits to `str.isdigit()`, and `int()` refuses the one and reads the other
+    as 3: a version, a series or a standings query is read as ASCII digits only (hypothesis
+    found the "¹" in the check-in form's version). A version nobody could have been sent is a
+    stale form (409, the page as it is now)."""
+    made = _evening(probed, NAMES[:4])
+    host, api = made["host"], made["api"]
+    for odd in ("¹", "٣", "²3"):
+        for path, data in ((f"{host}/players", {"new_names-0": "Zed", "version": odd}),
+                           (f"{host}/players", {"leave": "1", "name": "Ann", "version": odd}),
+                           (f"{host}/series", {"series": odd, "action": "draw"})):  # fmt: skip
+            answer = probed.post(path, data=data)
+            expected = 409 if "version" in data else 400
+            assert answer.status_code == expected, (path, data, answer.status_code)
+        standings = probed.get(f"{api}/standings?series={odd}")
+        assert standings.status_code == 400
+        assert standings.get_json()["error"]["code"] == "no_such_series"
+        assert probed.get(f"{made['page']}?series={odd}").status_code == 200
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     text=st.text(max_size=80),

@@ -20,6 +20,7 @@ from .messages import describe
 
 MAX_DIGITS: Final = 6
 _WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+_COUNT: Final = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 
 
 def whole_number(value: Any, *, low: int | None = None, high: int | None = None) -> int:
@@ -39,6 +40,17 @@ def whole_number(value: Any, *, low: int | None = None, high: int | None = None)
     if (low is not None and number < low) or (high is not None and number > high):
         raise RefereeError("out_of_range", value=number, low=low, high=high)
     return number
+
+
+def plain_count(text: str | None) -> int | None:
+    """`text` as a count (a version, a series, a page) when it is ASCII digits only, at most
+    `MAX_DIGITS` of them; None for anything else, which the caller takes as "not given".
+
+    Not `str.isdigit()`: it takes "¹" or "٣", which `int()` then refuses or reads otherwise.
+    """
+    if text is None or not _COUNT.fullmatch(text):
+        return None
+    return int(text)
 
 
 class WholeNumberField(IntegerField):

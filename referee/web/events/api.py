@@ -21,6 +21,7 @@ from referee.web.api.schemas import ErrorAnswer
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json
 from referee.web.hosting import keep_private
+from referee.web.inputs import plain_count
 from referee.web.messages import describe, describe_reason
 
 from . import schemas, service
@@ -235,7 +236,8 @@ def standings(club_id: str, event_id: str) -> ResponseReturnValue:
 def _board_args() -> dict[str, Any]:
     """`series`, `by`, `unfinished` from the query (GameRefused when unreadable)."""
     asked, by = request.args.get("series"), request.args.get("by", "tournament_points")
-    if asked is not None and not asked.isdigit():
+    series = plain_count(asked)
+    if asked is not None and series is None:
         raise GameRefused([reason("no_such_series", field="series", series=asked[:10])])
     if by not in {b.value for b in RankBy}:
         raise GameRefused([reason("bad_input", field="by")])
@@ -243,7 +245,7 @@ def _board_args() -> dict[str, Any]:
     if unfinished not in ("true", "false"):
         raise GameRefused([reason("bad_input", field="unfinished")])
     return {
-        "series": None if asked is None else int(asked),
+        "series": series,
         "by": RankBy(by),
         "unfinished": unfinished == "true",
     }

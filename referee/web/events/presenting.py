@@ -22,6 +22,7 @@ from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games import links as game_links
 from referee.web.i18n import current_language
+from referee.web.inputs import plain_count
 from referee.web.messages import describe_reason
 
 from .forms import scheme_label
@@ -205,10 +206,8 @@ def _draw_blocked(event: Event) -> list[str]:
 
 
 def _standings_asked(event: Event, asked: str | None) -> int | None:
-    if asked is None or not asked.isdigit():
-        return None
-    number = int(asked)
-    return number if event.series_of(number) is not None else None
+    number = plain_count(asked)
+    return number if number is not None and event.series_of(number) is not None else None
 
 
 def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> dict[str, Any]:

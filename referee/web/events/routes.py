@@ -24,6 +24,7 @@ from referee.web.clubs.store import StoredClub
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import links as game_links
 from referee.web.house_rules import overrides_from_query
+from referee.web.inputs import plain_count
 from referee.web.messages import describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import variant_name
@@ -140,8 +141,12 @@ def _after(stored: StoredEvent, token: str, result: Any) -> ResponseReturnValue:
 
 
 def _version() -> int | None:
-    sent = request.form.get("version", "")
-    return int(sent) if sent.isdigit() else None
+    """The version the form was drawn at; one that is sent but unreadable matches none (409)."""
+    sent = request.form.get("version")
+    if sent is None:
+        return None
+    read = plain_count(sent)
+    return -1 if read is None else read
 
 
 @bp.post("/clubs/<club_id>/events/<event_id>/edit/<token>/players")
@@ -164,8 +169,10 @@ def series(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
     """Draw the next series, swap two players, start it, or draw it again."""
     stored = editable_event(club_id, event_id, token)
     form = request.form
-    number = int(form["series"]) if form.get("series", "").isdigit() else -1
-    args = (club_id, event_id, token, number)
+    sent = form.get("series", "")
+    read = plain_count(sent)
+    # Unreadable: the engine refuses it as no series it could draw (a 400, said with the text).
+    args = (club_id, event_id, token, sent[:10] if read is None else read)
     match form.get("action"):
         case "swap":
             first, second = form.get("first", ""), form.get("second", "")
