@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from referee.web import create_app
 from referee.web.database import after_commit, database
 from referee.web.live import live
+from referee.web.live.brokers import CHANNEL
 from referee.web.live.hub import RESYNC, Hub
 
 FAST = {"LIVE_HEARTBEAT_SECONDS": 0.2, "LIVE_LIFETIME_SECONDS": 4.0, "LIVE_RETRY_MS": 500}
@@ -293,6 +294,10 @@ def test_on_postgresql_a_save_in_one_worker_reaches_a_stream_in_another(
         ):
             live().broker.publish(conn, f"game:{game['id']}", saved + 5)
             raise RuntimeError
+        # Whatever else is said on the channel (by hand in psql, say) leaves the listener alive.
+        with writer.app_context(), database().writing() as conn:
+            for payload in (f"game:{game['id']} ¹", "noise", f"game:{game['id']} {'9' * 40}"):
+                conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
         saved = _save_round(writer.test_client(), game, 2)
         assert stream.next_version(timeout=3.0) == saved
         stream.rest()

@@ -142,7 +142,7 @@ class PostgresBroker:
         while True:
             for note in listener.notifies(timeout=self._poll):
                 topic, _, version = note.payload.rpartition(" ")
-                if topic and version.isdigit():
+                if topic and version.isascii() and version.isdigit() and len(version) < 19:
                     self.hub.tell(topic, int(version))
             if self._idle():
                 return True
