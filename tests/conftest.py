@@ -29,17 +29,38 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from jinja2.bccache import Bucket, BytecodeCache
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from processes import free_port
 from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
 from referee.web import create_app
-from referee.web.database import database, normalize_url
+from referee.web.database import database, make_engine, normalize_url, upgrade
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
+
+
+class _SharedBytecode(BytecodeCache):
+    """Templates compiled once per test process, not once per app: nearly every test makes an
+    app of its own, and Jinja compiling the same pages again was a few percent of the suite.
+    Every app here is `create_app`'s, with the same Jinja options, so the code is the same
+    (a bucket's checksum is its source's, so an edited template is compiled again)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if (code := self._code.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _SharedBytecode()}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -97,12 +118,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # -- the app ---------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at the newest revision, made once per test process: an `app` on
+    SQLite starts from a copy of it (every migration run again for each test was a sixth of a
+    page test's time). A test that asks for `database_url` still gets an empty database."""
+    path = tmp_path_factory.mktemp("migrated") / "rummy.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()  # the last connection closed: everything is in the one file
+    return path
+
+
 @pytest.fixture
 def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
     instance = tmp_path / "instance"
     if "database_url" in request.fixturenames:
         database_url = request.getfixturevalue("database_url")
     else:
+        instance.mkdir()
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), instance / "rummy.sqlite3")
         database_url = f"sqlite:///{instance / 'rummy.sqlite3'}"
     app = create_app(
         {
