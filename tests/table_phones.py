@@ -14,8 +14,6 @@ NAMES = [
     "Evangelina M", "Friedemann O", "Gwendolyn P.", "Hildegard Q.",
 ]  # fmt: skip
 
-NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-
 
 def new_game(
     page: Page,
@@ -76,7 +74,9 @@ def in_view(target: Locator) -> bool:
 
 
 def sideways(page: Page) -> int:
-    """How many pixels the page is wider than the phone (0: none)."""
+    """How many pixels the page is wider than the phone (0: none), once its stylesheets are in
+    (a heading can be found before they are, on a busy machine, and the page measured bare)."""
+    page.wait_for_load_state("load")
     wide: int = page.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
-from table_phones import in_view
+from table_phones import in_view, sideways
 
 NAMES = [
     "Anne-Marie K", "Bartholomeus", "Christabella", "Dominique L.",
@@ -23,8 +23,6 @@ COUNT_TAPS = """
 window.__taps = 0;
 document.addEventListener("pointerdown", () => { window.__taps += 1; }, true);
 """
-
-NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
 
 def _game(page: Page, base: str, players: int, rounds: int = 1, **extra: Any) -> dict[str, Any]:
@@ -87,12 +85,12 @@ def _check_the_round_screen(
 ) -> None:
     game = _game(page, live_server, players, rounds=2)
     page.goto(game["edit_url"])
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the round screen", players)
+    assert not sideways(page), ("the round screen", players)
     # the card picker under a player's row, a few cards tapped
     page.locator("#seat-1-cards-open").tap()
     for card in ("10H", "KS"):
         page.locator(f'#seat-1-hand .cp-key[data-card="{card}"]').tap()
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the card picker", players)
+    assert not sideways(page), ("the card picker", players)
     badge = page.locator('#seat-1-hand .cp-key[data-card="10H"] .cp-badge')
     expect(badge).to_have_attribute("data-count", "1")
     suit = page.locator('#seat-1-hand .cp-key[data-card="10H"] span[aria-hidden]').first
@@ -102,7 +100,7 @@ def _check_the_round_screen(
     if page.locator("#seat-2-count-open").count():
         page.locator("#seat-2-count-open").tap()
         page.locator("#seat-2-hand .stepper").first.locator("button").last.tap()
-        assert page.evaluate(NO_SIDEWAYS_SCROLL), ("counting by value", players)
+        assert not sideways(page), ("counting by value", players)
     if players == 8:
         page.screenshot(path=str(screenshot_dir / f"round-{width}-{players}-hand.png"))
     # Saved with points no hand can hold for the last player: the problems are in view, focused
@@ -113,7 +111,7 @@ def _check_the_round_screen(
     summary = page.locator("#error-summary")
     expect(summary).to_be_focused()
     assert in_view(summary.locator("li").first)
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the problems", players)
+    assert not sideways(page), ("the problems", players)
     expect(summary).to_contain_text(NAMES[last])
     expect(page.locator(f"#seat-{last}-problems")).to_contain_text(NAMES[last])
     if players == 8:
@@ -123,7 +121,7 @@ def _check_the_round_screen(
     assert in_view(page.locator(f"#seat-{last}-penalty"))
     # the score table, watched
     page.goto(game["view_url"])
-    assert page.evaluate(NO_SIDEWAYS_SCROLL), ("the score table", players)
+    assert not sideways(page), ("the score table", players)
     if players == 8:
         page.locator("#scores").scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / f"table-{width}-{players}.png"))
@@ -269,7 +267,7 @@ def test_without_javascript_a_round_goes_in_by_the_plain_form(
     page.locator("#seat-2-penalty").fill("20")
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("heading", name="Enter round 2")).to_be_visible()
-    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert not sideways(page)
     saved = page.request.get(f"{live_server}/api/v1/games/{game['id']}").json()
     assert list(saved["rounds"][0]["scores"].values()) == [0, 15, 20]
     context.close()
@@ -337,14 +335,14 @@ def test_on_its_side_the_round_and_the_totals_are_side_by_side(
     game = _game(page, live_server, 6, rounds=4)
     page.goto(game["edit_url"])
     totals = page.locator(".score-table tfoot td").last  # its cells stick to the foot
-    assert in_view(totals) and page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert in_view(totals) and not sideways(page)
     for seat in (1, 5):  # typing down the round: the totals stay in view beside it
         page.locator(f"#seat-{seat}-penalty").focus()
         assert in_view(page.locator(f"#seat-{seat}-penalty")) and in_view(totals)
     page.screenshot(path=str(screenshot_dir / "round-landscape.png"))
     page.goto(game["view_url"])
     assert in_view(page.locator(".score-table tfoot td").last)
-    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert not sideways(page)
 
 
 # -- light and dark -------------------------------------------------------------------------------
