@@ -6,6 +6,7 @@ import re
 import runpy
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask, abort, render_template_string, request
@@ -324,6 +325,27 @@ def test_static_assets_are_served_and_small(client: FlaskClient) -> None:
     assert htmx.status_code == 200
     assert b'version:"2.0.11"' in htmx.data
     htmx.close()
+
+
+def test_a_static_file_is_closed_as_soon_as_it_is_read_not_when_the_answer_ends(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone that goes away mid-answer leaves the answer unclosed on the development server;
+    the file behind it must not stay open with it (pytest made the leak an error in CI)."""
+    opened: list[Any] = []
+
+    def recording_open(*args: Any, **kwargs: Any) -> Any:
+        file = open(*args, **kwargs)  # noqa: SIM115 (closed by the app, which is the point)
+        opened.append(file)
+        return file
+
+    monkeypatch.setattr("werkzeug.utils.open", recording_open, raising=False)
+    for asked in ({}, {"Accept-Encoding": "gzip"}, {"Accept-Encoding": "zstd, br"}):
+        answer = client.get("/static/icons/icon-512.png", headers=asked, buffered=False)
+        assert answer.status_code == 200
+        assert opened and all(file.closed for file in opened), asked
+        answer.close()
+        opened.clear()
 
 
 # -- the form macro -------------------------------------------------------------------------------

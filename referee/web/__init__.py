@@ -148,10 +148,17 @@ def _game_by_id(game_id: str) -> Game | None:
 
 
 def _buffer_static_files(response: Response) -> Response:
-    """Read a static file into memory so that it can be compressed (they are all small)."""
+    """Read a static file into memory so that it can be compressed (they are all small), and
+    close it at once: a file left for the response's end stays open when the phone goes away
+    mid-answer (the development server then never closes the response)."""
     if request.endpoint == "static" and response.is_streamed and response.status_code == 200:
+        opened = response.response
         response.direct_passthrough = False
-        response.make_sequence()
+        try:
+            response.set_data(b"".join(response.iter_encoded()))
+        finally:
+            if callable(close := getattr(opened, "close", None)):
+                close()
     return response
 
 
