@@ -36,10 +36,33 @@ NEW_NAME_FIELDS = 4
 
 
 class MemberChecks(SelectMultipleField):
-    """Members as a list of checkboxes, picked by tap."""
+    """Members as a list of checkboxes, picked by tap (a club game's table, an evening's
+    check-in)."""
 
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
+
+
+def new_names_field() -> FieldList[StringField]:
+    """`NEW_NAME_FIELDS` fields for names that are not members yet (they become members)."""
+    return FieldList(
+        StringField(render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
+        label=_l("New players"),
+        min_entries=NEW_NAME_FIELDS,
+        max_entries=NEW_NAME_FIELDS,
+    )
+
+
+def label_new_names(field: FieldList[StringField]) -> None:
+    """Each new-name field's label (read by screen readers), in the request's language."""
+    for index, entry in enumerate(field.entries):
+        entry.label.text = _l("New player %(number)s", number=index + 1)
+
+
+def typed_names(field: FieldList[StringField]) -> list[str]:
+    """The names typed in the new-name fields, in order, the empty ones left out."""
+    typed = [(entry.data or "").strip() for entry in field.entries]
+    return [name for name in typed if name]
 
 
 class NewClubForm(FlaskForm):
@@ -62,12 +85,7 @@ class ClubGameForm(FlaskForm):
 
     variant = SelectField(_l("Variant"), choices=[])
     players = MemberChecks(_l("Who plays?"), choices=[], validate_choice=False)
-    new_names = FieldList(
-        StringField(render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
-        label=_l("New players"),
-        min_entries=NEW_NAME_FIELDS,
-        max_entries=NEW_NAME_FIELDS,
-    )
+    new_names = new_names_field()
     lang = SelectField(
         _l("Language of the game"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
     )
@@ -78,15 +96,13 @@ class ClubGameForm(FlaskForm):
         self.variant.choices = _variant_choices()
         self.players.choices = [SelectChoice(name, name) for name in members]
         self.members = list(members)
-        for index, entry in enumerate(self.new_names.entries):
-            entry.label.text = _l("New player %(number)s", number=index + 1)
+        label_new_names(self.new_names)
 
     def player_names(self) -> list[str]:
         """Seat order: the members picked, in the club's order, then the new names typed."""
         picked = set(self.players.data or [])
         members = [name for name in self.members if name in picked]
-        typed = [(entry.data or "").strip() for entry in self.new_names.entries]
-        return members + [name for name in typed if name]
+        return members + typed_names(self.new_names)
 
 
 class RematchForm(FlaskForm):

@@ -11,11 +11,9 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
-    FieldList,
     HiddenField,
     RadioField,
     SelectField,
-    SelectMultipleField,
     StringField,
     SubmitField,
     TextAreaField,
@@ -24,25 +22,14 @@ from wtforms import (
 # SelectChoice is new in WTForms 3.2 (tuples are deprecated); types-WTForms does not list it yet.
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import InputRequired, Length, Optional
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.engine.events import MAX_EVENT_NAME, MAX_SERIES
-from referee.engine.game import MAX_NAME
 from referee.engine.tournament import SCHEMES
 from referee.engine.variants import VARIANTS
+from referee.web.clubs.forms import MemberChecks, label_new_names, new_names_field, typed_names
 from referee.web.core.languages import LANGUAGES
 from referee.web.inputs import WholeNumberField
 from referee.web.words import variant_name
-
-#: Name fields for newcomers on the check-in form.
-NEW_NAME_FIELDS = 4
-
-
-class Checks(SelectMultipleField):
-    """Names as checkboxes, picked by tap."""
-
-    widget = ListWidget(prefix_label=False)
-    option_widget = CheckboxInput()
 
 
 def scheme_label(scheme_id: str) -> Any:
@@ -129,23 +116,16 @@ class CheckInForm(FlaskForm):
     """Members by tap, newcomers by name."""
 
     version = HiddenField()
-    members = Checks(_l("Members"), choices=[], validate_choice=False)
-    new_names = FieldList(
-        StringField(render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
-        label=_l("New players"),
-        min_entries=NEW_NAME_FIELDS,
-        max_entries=NEW_NAME_FIELDS,
-    )
+    members = MemberChecks(_l("Members"), choices=[], validate_choice=False)
+    new_names = new_names_field()
     check_in = SubmitField(_l("Check in"))
 
     def setup(self, members: Sequence[str]) -> None:
         self.members.choices = [SelectChoice(name, name) for name in members]
-        for index, entry in enumerate(self.new_names.entries):
-            entry.label.text = _l("New player %(number)s", number=index + 1)
+        label_new_names(self.new_names)
 
     def names(self) -> list[str]:
-        typed = [(entry.data or "").strip() for entry in self.new_names.entries]
-        return list(self.members.data or []) + [name for name in typed if name]
+        return list(self.members.data or []) + typed_names(self.new_names)
 
 
 class LeaveForm(FlaskForm):
