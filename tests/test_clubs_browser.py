@@ -12,14 +12,13 @@ import pytest
 from club_fixture import FIXTURE, new_club, play_in_club
 from flask import Flask
 from playwright.sync_api import Page, expect
+from table_phones import sideways
 
 
 def _no_sideways_scroll(page: Page) -> None:
-    # Chromium under phone emulation widens innerWidth to an overflowing page: compare against
-    # the document's client width (MACHINE.md).
-    wide = page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
+    # Chromium under phone emulation widens innerWidth to an overflowing page: `sideways`
+    # compares against the document's client width (MACHINE.md), once the page has loaded.
+    wide = sideways(page)
     assert wide <= 0, f"the page is {wide}px wider than the phone"
 
 
@@ -246,6 +245,10 @@ def test_the_club_stats_explain_best_round_and_ratings_with_their_key_columns_in
         assert cell_box is not None and cell_box["x"] + cell_box["width"] <= box["x"] + box["width"]
     # the winner-collects tab alone: its best round is not the lowest, and nothing says it is
     page.locator('.variant-tabs a[href*="variant=rummy"]').tap()
+    # a link: wait for the new page, or the old one's table could be read as it goes
+    expect(page.locator('.variant-tabs a[aria-current="page"]')).to_have_attribute(
+        "href", re.compile("variant=rummy")
+    )
     expect(stats.locator(".table-key")).not_to_contain_text(best)
     _no_sideways_scroll(page)
     _clean(page, console_errors)

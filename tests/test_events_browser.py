@@ -13,6 +13,7 @@ from club_fixture import results_json
 from conftest import WATCH_CSP
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
+from table_phones import sideways
 from test_accessibility_browser import _violations
 from test_events import NAMES
 
@@ -46,9 +47,7 @@ def _enter(client: Any, table: dict[str, Any], number: int) -> None:
 
 
 def _no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
+    wide = sideways(page)
     assert wide <= 0, f"the page is {wide}px wider than the screen"
 
 
