@@ -1,5 +1,8 @@
 """axe-core on every page, light and dark: no serious or critical violation.
 
+Each page is set up once and scanned in both schemes (the scheme is switched on the open page:
+dark mode is CSS alone, `prefers-color-scheme`), the pages in two halves for the two workers.
+
 axe is a test tool, so it lives with the tests: `tests/vendor/axe-<version>.min.js` is the single
 built file of the npm package (MPL-2.0, its licence header kept), checked in rather than fetched,
 so the tests need no Node toolchain and no network, and the version is pinned by its name.
@@ -31,15 +34,22 @@ def _violations(page: Page) -> list[str]:
     ]
 
 
-@pytest.fixture(params=["light", "dark"])
-def scheme_page(
-    request: pytest.FixtureRequest, browser: Browser, browser_context_args: dict[str, Any]
-) -> Iterator[Page]:
-    context = browser.new_context(
-        **browser_context_args, color_scheme=request.param, bypass_csp=True
-    )
+@pytest.fixture
+def scanned_page(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    context = browser.new_context(**browser_context_args, color_scheme="light", bypass_csp=True)
     yield context.new_page()
     context.close()
+
+
+def _in_both_schemes(page: Page) -> dict[str, list[str]]:
+    """The page's violations in light and in dark, the page as it is (no reload between)."""
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+        found[scheme] = _violations(page)
+    page.emulate_media(color_scheme="light")
+    return found
 
 
 def _game(page: Page, base: str, rounds: int, variant: str = "shanghai") -> dict[str, Any]:
@@ -192,8 +202,11 @@ def _club(page: Page, base: str, game_rounds: int) -> dict[str, Any]:
     return club
 
 
-def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_server: str) -> None:
-    page = scheme_page
+@pytest.mark.parametrize("half", [0, 1])
+def test_no_serious_or_critical_violations_on_any_page_light_or_dark(
+    scanned_page: Page, live_server: str, half: int
+) -> None:
+    page = scanned_page
     game = _game(page, live_server, rounds=2)
     finished = _game(page, live_server, rounds=7, variant="contract")
     urls = {
@@ -205,7 +218,10 @@ def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_s
     club = _club(page, live_server, game_rounds=7)
     urls.update({"club view": club["view_url"], "club edit": club["edit_url"]})
     found = {}
-    for name, (where, then) in PAGES.items():
+    names = list(PAGES)
+    middle = len(names) // 2
+    for name in names[:middle] if half == 0 else names[middle:]:  # large text stays last
+        where, then = PAGES[name]
         page.goto(urls.get(where, live_server + where))
         if then in (_conflict, _moved):
             then(page, live_server, game)
@@ -215,5 +231,7 @@ def test_no_serious_or_critical_violations_on_any_page(scheme_page: Page, live_s
             expect(page.locator(".banner-winner")).to_be_visible()
         if name == "a club":
             expect(page.locator("main")).to_contain_text("Anne-Marie K")
-        found[name] = _violations(page)
+        for scheme, violations in _in_both_schemes(page).items():
+            found[f"{name} ({scheme})"] = violations
+    assert len(found) == 2 * (middle if half == 0 else len(names) - middle)
     assert {name: v for name, v in found.items() if v} == {}
