@@ -372,21 +372,33 @@ def pg_url() -> Iterator[str]:
         cluster.stop()
 
 
+def new_pg_database(server: str, prefix: str) -> str:
+    """A new empty database on the PostgreSQL `server` (its URL), named `<prefix>_<random>`."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    with psycopg.connect(_conninfo(server), autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return make_url(server).set(database=name).render_as_string(hide_password=False)
+
+
+@contextlib.contextmanager
+def throwaway_pg_database(server: str, prefix: str) -> Iterator[str]:
+    """`new_pg_database`, dropped at the end with whatever is still connected to it."""
+    url = new_pg_database(server, prefix)
+    try:
+        yield url
+    finally:
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(_conninfo(server), autocommit=True) as connection,
+        ):
+            connection.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database of each kind in turn, as a SQLAlchemy URL (the app's DATABASE_URL)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return
-    server = request.getfixturevalue("pg_url")
-    name = f"t_{secrets.token_hex(6)}"
-    with psycopg.connect(_conninfo(server), autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(server).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with (
-            contextlib.suppress(psycopg.Error),
-            psycopg.connect(_conninfo(server), autocommit=True) as connection,
-        ):
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_pg_database(request.getfixturevalue("pg_url"), "t") as url:
+        yield url

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from conftest import new_pg_database
 from flask import Flask
 from flask.testing import FlaskClient
 from schemathesis.checks import not_a_server_error
@@ -126,24 +127,11 @@ def fuzzed_app(
     if request.param == "sqlite":
         url = f"sqlite:///{instance / 'db.sqlite3'}"
     else:
-        url = _fresh_postgres(request.getfixturevalue("pg_url"))
+        url = new_pg_database(request.getfixturevalue("pg_url"), "c")
     app = create_app({"SECRET_KEY": "fuzz", "DATABASE_URL": url}, instance_path=str(instance))
     app.config["PROPAGATE_EXCEPTIONS"] = False  # a crash must show as the 500 a client sees
     yield app
     database(app).dispose()
-
-
-def _fresh_postgres(server: str) -> str:
-    import secrets
-
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    name = f"c_{secrets.token_hex(6)}"
-    conninfo = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(conninfo, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    return make_url(server).set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from conftest import new_pg_database
 from flask import Flask
 from sqlalchemy.engine import make_url
 
@@ -90,12 +91,7 @@ def _state(app: Flask, game_id: str) -> dict[str, Any]:
 def _empty_database(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
     if kind == "sqlite":
         return f"sqlite:///{tmp_path / f'restored-{secrets.token_hex(3)}.sqlite3'}"
-    server = request.getfixturevalue("pg_url")
-    name = f"r_{secrets.token_hex(6)}"
-    conninfo = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(conninfo, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    return make_url(server).set(database=name).render_as_string(hide_password=False)
+    return new_pg_database(request.getfixturevalue("pg_url"), "r")
 
 
 @pytest.fixture

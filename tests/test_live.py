@@ -7,20 +7,18 @@ from __future__ import annotations
 import contextlib
 import queue
 import re
-import secrets
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from club_fixture import new_club
+from conftest import throwaway_pg_database
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from referee.web import create_app
 from referee.web.database import after_commit, database
@@ -257,18 +255,8 @@ def test_the_fallback_poll_is_answered_304_before_anything_is_drawn(fast_app: Fl
 
 @pytest.fixture
 def shared_pg(pg_url: str) -> Iterator[str]:
-    name = f"live_{secrets.token_hex(6)}"
-    admin = make_url(pg_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(pg_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with (
-            contextlib.suppress(psycopg.Error),
-            psycopg.connect(admin, autocommit=True) as connection,
-        ):
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with throwaway_pg_database(pg_url, "live") as url:
+        yield url
 
 
 def test_on_postgresql_a_save_in_one_worker_reaches_a_stream_in_another(
