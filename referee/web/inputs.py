@@ -20,7 +20,7 @@ from .messages import describe
 
 MAX_DIGITS: Final = 6
 _WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
-_COUNT: Final = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+_DIGITS: Final = re.compile(r"[0-9]+")
 
 
 def whole_number(value: Any, *, low: int | None = None, high: int | None = None) -> int:
@@ -42,13 +42,13 @@ def whole_number(value: Any, *, low: int | None = None, high: int | None = None)
     return number
 
 
-def plain_count(text: str | None) -> int | None:
+def plain_count(text: str | None, *, digits: int = MAX_DIGITS) -> int | None:
     """`text` as a count (a version, a series, a page) when it is ASCII digits only, at most
-    `MAX_DIGITS` of them; None for anything else, which the caller takes as "not given".
+    `digits` of them; None for anything else, which the caller takes as "not given".
 
     Not `str.isdigit()`: it takes "¹" or "٣", which `int()` then refuses or reads otherwise.
     """
-    if text is None or not _COUNT.fullmatch(text):
+    if text is None or len(text) > digits or not _DIGITS.fullmatch(text):
         return None
     return int(text)
 

@@ -23,7 +23,8 @@ from sqlalchemy.engine import make_url
 
 from ..core import ids
 from ..core.signals import changed, game_written, topic
-from .brokers import Broker, LocalBroker, PostgresBroker
+from ..inputs import plain_count
+from .brokers import VERSION_DIGITS, Broker, LocalBroker, PostgresBroker
 from .stream import Timing, events
 
 EXTENSION = "live"
@@ -90,9 +91,7 @@ def _view(kind: str) -> Callable[..., ResponseReturnValue]:
 
 def _last_seen() -> int | None:
     """What the browser saw last: `Last-Event-ID` (a reconnect), else nothing."""
-    raw = request.headers.get("Last-Event-ID", "").strip()
-    # Only the ids this stream gives: ASCII digits ("١" is a digit to str.isdigit, not ours).
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+    return plain_count(request.headers.get("Last-Event-ID", "").strip(), digits=VERSION_DIGITS)
 
 
 def stream(kind: str, item_id: str) -> ResponseReturnValue:

@@ -23,12 +23,15 @@ from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
 
 from ..database import after_commit
+from ..inputs import plain_count
 from .hub import Hub, Subscription
 
 log = logging.getLogger(__name__)
 
 #: The one channel every worker listens on; a notification's payload is "<topic> <version>".
 CHANNEL = "rummy_live"
+#: A version as a stream or a notification says it: ASCII digits, at most 18 (a 64-bit int).
+VERSION_DIGITS = 18
 
 
 class Broker(Protocol):
@@ -141,9 +144,10 @@ class PostgresBroker:
         """Tell the hub what the connection hears; True once no stream is left."""
         while True:
             for note in listener.notifies(timeout=self._poll):
-                topic, _, version = note.payload.rpartition(" ")
-                if topic and version.isascii() and version.isdigit() and len(version) < 19:
-                    self.hub.tell(topic, int(version))
+                topic, _, said = note.payload.rpartition(" ")
+                version = plain_count(said, digits=VERSION_DIGITS)
+                if topic and version is not None:
+                    self.hub.tell(topic, version)
             if self._idle():
                 return True
             listener.execute("SELECT 1")  # a connection lost without a word fails here
