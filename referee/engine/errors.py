@@ -206,6 +206,15 @@ EVENT_CODES = frozenset(
         "not_seated",
         "same_player",
         "same_table",
+        # the host's move of one player to another table
+        "table_too_small",
+        "table_too_large",
+        # a series fixed once the next is drawn, reopened by the host
+        "series_closed",
+        "series_not_closed",
+        "series_already_reopened",
+        "series_not_reopened",
+        "series_reopened",
         # the tables' games
         "game_already_attached",
         "bad_result",

@@ -15,7 +15,10 @@ drawn) and not left (a player who leaves is out of every later draw and keeps wh
 scored); a series *starts* when its first table begins to play (the web layer says so, or a
 result says so); from then on its seats are fixed. A table's *result* is what its game gives:
 each seat's total in the variant's own count, the rounds played, finished or not; a series of
-N rounds counts the totals after N rounds (`result_of_game`).
+N rounds counts the totals after N rounds (`result_of_game`): its tables play the variant's first
+N rounds as they are (the house rule `rounds_played`, so a table's game ends with the series). A
+series is *closed* once the next one is drawn: its results are fixed, unless the host *reopens*
+it (and closes it again before drawing on).
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from typing import Any, Final
 
 from .errors import RefereeError
 from .game import (
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
     EventRefused,
     Game,
     Reason,
@@ -60,7 +62,13 @@ from .tournament import (
     read_scheme,
     score_table,
 )
-from .variants import Scoring, Variant, get_variant
+from .variants import (
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
+    Scoring,
+    Variant,
+    apply_house_rules,
+    get_variant,
+)
 
 #: Series an evening may have.
 MAX_SERIES: Final = 12
@@ -143,6 +151,9 @@ class Series:
     seed: int
     tables: tuple[Table, ...]
     started: bool = False
+    # Opened again by the host after a later series was drawn (its tables may change again
+    # until the host closes it); a series is otherwise fixed once the next one is drawn.
+    reopened: bool = False
 
     @property
     def finished(self) -> bool:
@@ -260,6 +271,44 @@ class Event:
     def split_rule(self) -> SplitRule:
         return split_rule(self.table_size)
 
+    @property
+    def table_house_rules(self) -> dict[str, Any]:
+        """The house rules each table's game plays by: the evening's, and for a series of N
+        rounds the variant's first N rounds (`rounds_played`): the game ends with the series."""
+        rules = dict(self.house_rules)
+        if self.series_rounds is not None:
+            rules["rounds_played"] = self.series_rounds
+        return rules
+
+    @property
+    def table_variant(self) -> Variant:
+        """The variant as each table plays it (`table_house_rules`)."""
+        if self.series_rounds is None:
+            return self.variant
+        return apply_house_rules(self.variant, {"rounds_played": self.series_rounds})
+
+    def table_game(self, number: int, table: int) -> Game:
+        """A new game for that table: its seats in order, its first dealer, the evening's
+        rules for a table (a series of N rounds ends after N)."""
+        found = self._table_or_refuse(number, table)
+        return Game.start(
+            self.variant.id,
+            found.seats,
+            house_rules=self.table_house_rules or None,
+            first_dealer=found.first_dealer,
+        )
+
+    def closed(self, number: int) -> bool:
+        """Whether series `number`'s results are fixed: a later series is drawn and the host
+        has not reopened it."""
+        drawn = self.series_of(number)
+        return drawn is not None and number < len(self.series) and not drawn.reopened
+
+    @property
+    def reopened(self) -> tuple[int, ...]:
+        """The series the host reopened (their results may still change)."""
+        return tuple(s.number for s in self.series if s.reopened)
+
     def player(self, name: str) -> EventPlayer | None:
         if not isinstance(name, str):
             return None
@@ -371,6 +420,8 @@ class Event:
                     tables=list(previous.playing),
                 )
             )
+        if self.reopened:
+            reasons.append(reason("series_reopened", field="series", series=list(self.reopened)))
         chosen = None if method is None else _read_method(method, reasons, where="method")
         if chosen is DrawMethod.STANDINGS and number == 1:
             reasons.append(reason("no_standings_yet", field="method"))
@@ -488,6 +539,94 @@ class Event:
         )
         return self._replace_series(replace(drawn, tables=tables))
 
+    def verify_move(self, number: int, name: str, table: int) -> None:
+        """EventRefused unless `name` can move to `table` in series `number`: the series not
+        started, the player seated at another table, and both tables still of a size the
+        evening allows."""
+        drawn = self._series_or_refuse(number)
+        if drawn.started:
+            raise _refuse("series_started", field="series", series=number)
+        known = self.player(name) if isinstance(name, str) else None
+        if known is None:
+            raise _refuse("unknown_player", field="name", name=str(name)[:40])
+        source = drawn.table_of(known.name)
+        if source is None:
+            raise _refuse("not_seated", field="name", name=known.name, series=number)
+        target = self._table_or_refuse(number, table)
+        if target is source:
+            raise _refuse("same_table", field="table", table=table)
+        reasons: list[Reason] = []
+        sizes = self.table_size
+        if len(source.seats) - 1 < max(sizes.smallest, self.variant.min_players):
+            least = max(sizes.smallest, self.variant.min_players)
+            reasons.append(reason("table_too_small", field="name", table=source.number, size=least))
+        if len(target.seats) + 1 > min(sizes.largest, self.variant.max_players):
+            most = min(sizes.largest, self.variant.max_players)
+            reasons.append(reason("table_too_large", field="table", table=table, size=most))
+        if reasons:
+            raise EventRefused(reasons)
+
+    def can_move(self, number: int, name: str, table: int) -> bool:
+        return _allowed(lambda: self.verify_move(number, name, table))
+
+    def move(self, number: int, name: str, table: int) -> Event:
+        """The evening with `name` moved to the last seat of `table` in series `number`."""
+        self.verify_move(number, name, table)
+        drawn = self.series[number - 1]
+        known = self.player(name)
+        assert known is not None
+        tables = []
+        for t in drawn.tables:
+            seats = tuple(s for s in t.seats if name_key(s) != name_key(known.name))
+            if t.number == table:
+                seats = (*seats, known.name)
+            dealer = t.first_dealer if t.first_dealer < len(seats) else 0
+            tables.append(replace(t, seats=seats, first_dealer=dealer))
+        return self._replace_series(replace(drawn, tables=tuple(tables)))
+
+    # -- a series fixed, and opened again ------------------------------------------------
+
+    def verify_open(self, number: int) -> None:
+        """EventRefused when series `number`'s results are fixed (`closed`): what a table's
+        game may not change then."""
+        if self.closed(number):
+            raise _refuse("series_closed", field="series", series=number, next=number + 1)
+
+    def verify_reopen(self, number: int) -> None:
+        """EventRefused unless the host can reopen series `number`: it is closed."""
+        drawn = self._series_or_refuse(number)
+        if drawn.reopened:
+            raise _refuse("series_already_reopened", field="series", series=number)
+        if not self.closed(number):
+            raise _refuse("series_not_closed", field="series", series=number)
+
+    def can_reopen(self, number: int) -> bool:
+        return _allowed(lambda: self.verify_reopen(number))
+
+    def reopen_series(self, number: int) -> Event:
+        """The evening with series `number` open again: its tables may change their results
+        (undo, a correction) until the host closes it; no series is drawn meanwhile."""
+        self.verify_reopen(number)
+        return self._replace_series(replace(self.series[number - 1], reopened=True))
+
+    def verify_close(self, number: int) -> None:
+        """EventRefused unless series `number` is reopened and every table of it finished."""
+        drawn = self._series_or_refuse(number)
+        if not drawn.reopened:
+            raise _refuse("series_not_reopened", field="series", series=number)
+        if not drawn.finished:
+            raise _refuse(
+                "series_still_playing", field="series", series=number, tables=list(drawn.playing)
+            )
+
+    def can_close(self, number: int) -> bool:
+        return _allowed(lambda: self.verify_close(number))
+
+    def close_series(self, number: int) -> Event:
+        """The evening with series `number`, reopened, fixed again."""
+        self.verify_close(number)
+        return self._replace_series(replace(self.series[number - 1], reopened=False))
+
     # -- the tables' games ---------------------------------------------------------------
 
     def verify_attach(self, number: int, table: int, game_id: str) -> None:
@@ -507,8 +646,9 @@ class Event:
         return self._replace_table(number, table, game_id=game_id)
 
     def verify_result(self, number: int, table: int, result: TableResult) -> None:
-        """EventRefused unless `result` can stand as that table's result."""
+        """EventRefused unless `result` can stand as that table's result (its series open)."""
         found = self._table_or_refuse(number, table)
+        self.verify_open(number)
         if not isinstance(result, TableResult):
             raise _refuse("bad_input", field="result")
         reasons: list[Reason] = []
@@ -548,7 +688,9 @@ class Event:
         found = self._table_or_refuse(number, table)
         if [name_key(n) for n in game.players] != [name_key(n) for n in found.seats]:
             raise _refuse("game_seats_differ", field="game", series=number, table=table)
-        if game.variant != self.variant:
+        # A table's game plays `table_variant`; one started before games knew their series'
+        # length plays the variant whole, and counts its first N rounds.
+        if game.variant not in (self.table_variant, self.variant):
             raise _refuse("game_rules_differ", field="game", series=number, table=table)
         played = len(game.rounds)
         if self.series_rounds is None:
@@ -711,6 +853,7 @@ def _series_json(drawn: Series) -> dict[str, Any]:
         "method": drawn.method.value,
         "seed": drawn.seed,
         "started": drawn.started,
+        "reopened": drawn.reopened,
         "tables": [
             {
                 "number": t.number,
@@ -758,6 +901,7 @@ def _series_from_json(data: Mapping[str, Any]) -> Series:
         seed=int(data["seed"]),
         tables=tuple(tables),
         started=bool(data.get("started", False)),
+        reopened=bool(data.get("reopened", False)),
     )
 
 

@@ -37,6 +37,7 @@ from .scoring import (
 )
 from .variants import (
     HOUSE_RULES,
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
     Contract,
     Scoring,
     ShoeRule,
@@ -49,8 +50,6 @@ from .variants import (
 MAX_NAME: Final = 24
 #: The most seats at any table a variant or house rule allows.
 MAX_SEATS: Final = HOUSE_RULES["max_players"].high
-#: Deals in a game that runs to a target score: far beyond any real evening.
-MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
 _EMPTY: Final[Params] = MappingProxyType({})
 
 
@@ -472,8 +471,9 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        """Over by the variant's rules, or a game to a target that ran out of deals."""
-        endless = self.variant.rounds is None
+        """Over by the variant's rules (its rounds played, or the target reached), or a game to
+        a target that ran out of deals."""
+        endless = self.variant.game_rounds is None
         return self.standings.finished or (
             endless and len(self.rounds) >= MAX_ROUNDS_WITHOUT_CONTRACTS
         )

@@ -235,10 +235,11 @@ def standings(variant: Variant, rounds: Sequence[Sequence[int]], players: int) -
     totals = tuple(sum(scores[i] for scores in rounds) for i in range(players))
     if variant.scoring is Scoring.WINNER_COLLECTS:
         target = variant.target if variant.target is not None else 0
-        finished = bool(rounds) and max(totals) >= target
+        played_out = variant.game_rounds is not None and len(rounds) >= variant.game_rounds
+        finished = bool(rounds) and (max(totals) >= target or played_out)
         best = max(totals)
     else:
-        finished = variant.rounds is not None and len(rounds) >= variant.rounds
+        finished = variant.game_rounds is not None and len(rounds) >= variant.game_rounds
         best = min(totals)
     leaders = tuple(i for i, total in enumerate(totals) if total == best)
     if len(leaders) > 1 and rounds and variant.tie_break_last_round:

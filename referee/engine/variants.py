@@ -16,6 +16,9 @@ from typing import Any, Final
 from .cards import Card, Rank
 from .errors import HouseRuleError, PlayersError, RoundError, UnknownVariantError
 
+#: Deals in a game that runs to a target score: far beyond any real evening.
+MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
+
 
 class AceRule(Enum):
     """Where an ace may stand in a run."""
@@ -152,6 +155,10 @@ class Variant:
     deal: tuple[int, ...]  # cards each player gets, per round (games with contracts)
     deal_by_players: tuple[DealRule, ...] = ()  # cards each player gets (games without rounds)
     target: int | None = None  # the game ends at the end of a deal where someone reaches it
+    # The game ends after this many rounds, the first of the table as they are (a club night's
+    # series of N rounds): round 3 keeps round 3's contract, deal and rules, and the last
+    # round's own rules stay with the table's last round. None: every round (or to the target).
+    rounds_played: int | None = None
 
     # Melds
     min_set_size: int = 3
@@ -213,6 +220,17 @@ class Variant:
     def rounds(self) -> int | None:
         """Rounds in a game; None when the game runs to a target score."""
         return len(self.contracts) if self.contracts else None
+
+    @property
+    def game_rounds(self) -> int | None:
+        """Rounds a game plays: the table's (`rounds`), or the first `rounds_played` of them;
+        None for a game to a target without a limit."""
+        return self.rounds_played if self.rounds_played is not None else self.rounds
+
+    def is_final_round(self, round_number: int) -> bool:
+        """Whether the game ends with this round (not the table's last round: `is_last_round`,
+        whose rules a game of fewer rounds never plays)."""
+        return self.game_rounds is not None and round_number == self.game_rounds
 
     @property
     def uses_jokers(self) -> bool:
@@ -384,6 +402,7 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "contracts": HouseRule("contracts"),
     "deal": HouseRule("deal", 1, 20),
     "target": HouseRule("optional_int", 1, 10000),
+    "rounds_played": HouseRule("optional_int", 1, MAX_ROUNDS_WITHOUT_CONTRACTS),
     "min_set_size": HouseRule("int", 2, 8),
     "max_set_size": HouseRule("optional_int", 3, 16),
     "set_suits_distinct": HouseRule("bool"),
@@ -709,6 +728,9 @@ def _check_consistency(variant: Variant) -> None:
         raise HouseRuleError(rule="min_players", value=variant.min_players)
     if variant.contracts and len(variant.deal) != len(variant.contracts):
         raise HouseRuleError("deal_length", rounds=len(variant.contracts), deal=len(variant.deal))
+    most = variant.rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
+    if variant.rounds_played is not None and variant.rounds_played > most:
+        raise HouseRuleError(rule="rounds_played", value=variant.rounds_played)
     if variant.max_set_size is not None and variant.max_set_size < variant.min_set_size:
         raise HouseRuleError(rule="max_set_size", value=variant.max_set_size)
     if variant.scoring is Scoring.WINNER_COLLECTS and variant.target is None:

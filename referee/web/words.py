@@ -360,6 +360,7 @@ _HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
     "contracts": _l("Contracts"),
     "deal": _l("Cards dealt"),
     "target": _l("Target score"),
+    "rounds_played": _l("Rounds played"),
     "min_set_size": _l("Smallest set"),
     "max_set_size": _l("Largest set"),
     "set_suits_distinct": _l("Sets in different suits"),
@@ -406,6 +407,11 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
     "target": _l(
         "The game ends after the deal in which someone reaches this score; empty when the "
         "game has a fixed number of rounds."
+    ),
+    "rounds_played": _l(
+        "The game ends after this many rounds, the first rounds of the table as they are (a "
+        "club night's series): the last round's own rules stay with the last round. Empty: "
+        "every round."
     ),
     "min_set_size": _l("The fewest cards of one rank that make a set."),
     "max_set_size": _l("The most cards a set may hold; empty for no limit."),
@@ -555,7 +561,7 @@ def house_rule_value(name: str, value: Any) -> str:
     if kind == "bool":
         return gettext("yes") if value else gettext("no")
     if value is None:
-        return gettext("no limit")
+        return gettext("every round") if name == "rounds_played" else gettext("no limit")
     if kind == "choice":
         return choice_label(value)
     if kind in ("contracts", "deal", "shoe") and not value:

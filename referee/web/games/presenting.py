@@ -14,7 +14,6 @@ from markupsafe import Markup, escape
 
 from referee.engine.cards import Rank
 from referee.engine.game import (
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
     Action,
     Change,
     Game,
@@ -22,7 +21,7 @@ from referee.engine.game import (
     SeatResult,
 )
 from referee.engine.scoring import value_classes
-from referee.engine.variants import Scoring, Variant
+from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS, Scoring, Variant
 from referee.web.house_rules import table_rules
 from referee.web.i18n import current_language
 from referee.web.security import bdi
