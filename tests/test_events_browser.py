@@ -110,7 +110,7 @@ def test_the_room_board_at_1920_by_1080_refreshes_itself(
         page.goto(live_server + evening["page"] + "/board")
         board = page.locator("#board-live")
         version = board.get_attribute("data-version")
-        expect(page.locator(".board-tables li")).to_have_count(4)
+        expect(page.locator(".board-tables > li")).to_have_count(4)
         # Large type for a room: names at least 24 px; it fits the screen without scrolling.
         size = page.locator(".board-name").first.evaluate("e => getComputedStyle(e).fontSize")
         assert float(size.removesuffix("px")) >= 24
@@ -122,6 +122,6 @@ def test_the_room_board_at_1920_by_1080_refreshes_itself(
         # A table enters its second round: the board shows it by itself, without a reload.
         _enter(app.test_client(), evening["table"], 2)
         expect(board).not_to_have_attribute("data-version", version or "", timeout=15_000)
-        expect(page.locator(".board-tables li").first).to_have_class("is-finished")
+        expect(page.locator(".board-tables > li").first).to_have_class("is-finished")
         assert page.evaluate("window.__cspViolations") == []
     assert errors == []

@@ -58,7 +58,7 @@ def test_an_evening_from_the_club_page_to_its_tables(client: FlaskClient) -> Non
     drawn = client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
     assert drawn.status_code == 303
     page = client.get(host).get_data(as_text=True)
-    assert "Series 1 is drawn (seed" in page and "Start series 1" in page
+    assert "Series 1 is drawn (draw no." in page and "Start series 1" in page
     with client.application.app_context():
         stored = service.load(host.split("/events/")[1].split("/")[0])
     assert stored is not None

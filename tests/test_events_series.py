@@ -135,7 +135,7 @@ def test_a_move_is_refused_when_a_table_would_leave_its_sizes() -> None:
     three = event.move(1, four, 2)
     second = three.series[0].tables[0].seats[0]
     assert reasons_of_call(lambda: three.move(1, second, 3)) == [("table_too_small", "name")]
-    assert reasons_of_call(lambda: event.move(1, five, 4)) == [("same_table", "table")]
+    assert reasons_of_call(lambda: event.move(1, five, 4)) == [("already_at_table", "table")]
     assert reasons_of_call(lambda: event.move(1, "Zed", 1)) == [("unknown_player", "name")]
     assert reasons_of_call(lambda: event.move(1, five, 9)) == [("no_such_table", "table")]
     started = event.start_series(1)

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from referee.engine.cards import parse_cards
 from referee.engine.game import (
     MAX_NAME,
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
     Action,
     Change,
     Game,
     GameRefused,
     SeatResult,
 )
+from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS
 
 OUT = SeatResult(went_out=True)
 

@@ -209,6 +209,7 @@ EVENT_CODES = frozenset(
         # the host's move of one player to another table
         "table_too_small",
         "table_too_large",
+        "already_at_table",
         # a series fixed once the next is drawn, reopened by the host
         "series_closed",
         "series_not_closed",

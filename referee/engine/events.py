@@ -421,7 +421,7 @@ class Event:
                 )
             )
         if self.reopened:
-            reasons.append(reason("series_reopened", field="series", series=list(self.reopened)))
+            reasons.append(reason("series_reopened", field="series", series=self.reopened[0]))
         chosen = None if method is None else _read_method(method, reasons, where="method")
         if chosen is DrawMethod.STANDINGS and number == 1:
             reasons.append(reason("no_standings_yet", field="method"))
@@ -554,7 +554,7 @@ class Event:
             raise _refuse("not_seated", field="name", name=known.name, series=number)
         target = self._table_or_refuse(number, table)
         if target is source:
-            raise _refuse("same_table", field="table", table=table)
+            raise _refuse("already_at_table", field="table", name=known.name, table=table)
         reasons: list[Reason] = []
         sizes = self.table_size
         if len(source.seats) - 1 < max(sizes.smallest, self.variant.min_players):

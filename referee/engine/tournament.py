@@ -362,6 +362,15 @@ class StandingsRow:
     def points_per_round(self) -> Fraction | None:
         return Fraction(self.points, self.rounds) if self.rounds else None
 
+    @property
+    def provisional(self) -> bool:
+        """Whether a table counted here is still playing (its points may change)."""
+        return any(not score.finished for score in self.scores)
+
+    def score_in(self, series: int) -> TableScore | None:
+        """Their table of series `series`, or None where they did not play it."""
+        return next((score for score in self.scores if score.series == series), None)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Standings:

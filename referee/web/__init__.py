@@ -17,6 +17,7 @@ from . import (
     charts,
     database,
     errors,
+    formats,
     health,
     hosting,
     i18n,
@@ -98,6 +99,7 @@ def create_app(
     theme.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    app.add_template_filter(formats.hyphenated)
     hosting.init_app(app)
     database.init_app(app)
     backup.init_app(app)

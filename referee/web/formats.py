@@ -8,9 +8,11 @@ from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 
+import pyphen
 from babel import Locale
 from babel.dates import format_date
 from flask_babel import get_locale
+from markupsafe import Markup, escape
 
 
 def _locale() -> Locale:
@@ -56,3 +58,28 @@ def _day(day: date, style: str, locale: Locale) -> str:
 def day(value: date, style: str = "medium") -> str:
     """A day as the locale writes it ("Dec 2, 2026", "02.12.26"), each written once."""
     return _day(value, style, _locale())
+
+
+#: Words shorter than this are never broken.
+_LONG_WORD = 8
+
+
+@lru_cache(maxsize=8)
+def _hyphenator(language: str) -> pyphen.Pyphen | None:
+    found = pyphen.language_fallback(language)
+    return pyphen.Pyphen(lang=found) if found else None
+
+
+def hyphenated(text: str) -> Markup:
+    """`text` with soft hyphens where the page's language may break its long words (pyphen's
+    dictionaries, as WeasyPrint hyphenates): a narrow column's header breaks "Turnier-punkte"
+    over two lines instead of pushing the columns after it off a phone's screen."""
+    hyphenator = _hyphenator(str(_locale()))
+    words = str(text).split(" ")
+    if hyphenator is None:
+        return Markup(escape(text))
+    broken = [
+        hyphenator.inserted(word, hyphen="\u00ad") if len(word) >= _LONG_WORD else word
+        for word in words
+    ]
+    return Markup(escape(" ".join(broken)))

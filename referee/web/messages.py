@@ -437,6 +437,9 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "no_names": lambda p: gettext("Name at least one player."),
     "one_name_at_a_time": lambda p: gettext("One player leaves at a time: name one."),
     "swap_two_players": lambda p: gettext("A swap names two players, one at each table."),
+    "move_names_a_table": lambda p: gettext(
+        "A move names one player (“name”) and the table they go to (“table”)."
+    ),
     "bad_event_file": lambda p: gettext(
         "This is not a club night saved by Rummy Referee (a .json file from an evening’s page)."
     ),
@@ -527,6 +530,33 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     ),
     "same_table": lambda p: gettext(
         "Both sit at table %(table)s: a swap moves two players between tables.", **p
+    ),
+    "already_at_table": lambda p: gettext("%(name)s already sits at table %(table)s.", **p),
+    "table_too_small": lambda p: gettext(
+        "Table %(table)s would have fewer than %(size)s players left: move someone else there "
+        "first, or swap two players.",
+        **p,
+    ),
+    "table_too_large": lambda p: gettext(
+        "Table %(table)s already seats %(size)s players, the most this evening allows: swap "
+        "two players instead.",
+        **p,
+    ),
+    "series_closed": lambda p: gettext(
+        "Series %(series)s is over and series %(next)s is drawn: its results stand. The host "
+        "can reopen it on the evening's page.",
+        **p,
+    ),
+    "series_not_closed": lambda p: gettext(
+        "Series %(series)s is still open: only a series the next draw has fixed is reopened.",
+        **p,
+    ),
+    "series_already_reopened": lambda p: gettext("Series %(series)s is already reopened.", **p),
+    "series_not_reopened": lambda p: gettext(
+        "Series %(series)s is not reopened: there is nothing to close.", **p
+    ),
+    "series_reopened": lambda p: gettext(
+        "Series %(series)s is reopened: close it again before the next series is drawn.", **p
     ),
     "game_already_attached": lambda p: gettext(
         "Table %(table)s of series %(series)s already has its game.", **p
@@ -639,6 +669,7 @@ WEB_CODES: Final = frozenset(
         "no_names",
         "one_name_at_a_time",
         "swap_two_players",
+        "move_names_a_table",
         "bad_event_file",
     }
 )

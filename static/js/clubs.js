@@ -1,6 +1,7 @@
 // A club's new game: before Start, the table the chosen variant is played by ("Shanghai: 3 to
 // 6 players.") and how many are at the table now, members ticked and new names typed, said
-// when it is too few or too many. The form works without it (the server says the same after).
+// when it is too few or too many (once something is ticked or typed: a new club's page opens
+// without a word against it). The form works without it (the server says the same after).
 (function () {
   "use strict";
 
@@ -24,20 +25,27 @@
     form.querySelectorAll(".new-names input").forEach(function (input) {
       if (input.value.trim()) { at += 1; }
     });
-    var text = at < limits[0] ? count.dataset.few : at > limits[1] ? count.dataset.many : count.dataset.text;
+    // Nobody at the table yet, before anything is ticked or typed: nothing is wrong yet.
+    var untouched = at === 0 && !form.dataset.touched;
+    var text = untouched ? count.dataset.text : at < limits[0] ? count.dataset.few : at > limits[1] ? count.dataset.many : count.dataset.text;
     count.textContent = fill(text, { num: at, variant: variant });
-    count.classList.toggle("is-off", at < limits[0] || at > limits[1]);
+    count.classList.toggle("is-off", !untouched && (at < limits[0] || at > limits[1]));
+  }
+
+  function touched(form) {
+    form.dataset.touched = "1";
+    update(form);
   }
 
   function formOf(target) { return target.closest && target.closest(".club-new-game form"); }
 
   document.addEventListener("change", function (event) {
     var form = formOf(event.target);
-    if (form) { update(form); }
+    if (form) { touched(form); }
   });
   document.addEventListener("input", function (event) {
     var form = formOf(event.target);
-    if (form) { update(form); }
+    if (form) { touched(form); }
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".club-new-game form").forEach(update);

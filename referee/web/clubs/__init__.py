@@ -8,6 +8,7 @@ import click
 from flask import Blueprint
 from flask.blueprints import BlueprintSetupState
 
+from referee.engine.game import MAX_NAME
 from referee.web.core import signals
 
 bp = Blueprint("clubs", __name__, cli_group="clubs")
@@ -16,8 +17,10 @@ from . import routes, service  # noqa: E402,F401
 
 
 @bp.record_once
-def _subscribe(_state: BlueprintSetupState) -> None:
+def _subscribe(state: BlueprintSetupState) -> None:
     signals.game_written.connect(service.on_game_written)
+    # The longest name, said where names are typed (templates/clubs/_names.html).
+    state.app.jinja_env.globals["max_name"] = MAX_NAME
 
 
 @bp.cli.command("refresh")

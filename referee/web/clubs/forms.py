@@ -26,7 +26,6 @@ from wtforms.validators import InputRequired, Length
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.engine.club import MAX_CLUB_NAME
-from referee.engine.game import MAX_NAME
 from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
 from referee.web.words import variant_name
@@ -46,7 +45,9 @@ class MemberChecks(SelectMultipleField):
 def new_names_field() -> FieldList[StringField]:
     """`NEW_NAME_FIELDS` fields for names that are not members yet (they become members)."""
     return FieldList(
-        StringField(render_kw={"maxlength": MAX_NAME, "autocomplete": "off"}),
+        # No maxlength: a browser cuts a longer name silently; the page says the limit as it
+        # is typed (data-max-letters, app.js) and the server refuses it, keeping what was typed.
+        StringField(render_kw={"autocomplete": "off"}),
         label=_l("New players"),
         min_entries=NEW_NAME_FIELDS,
         max_entries=NEW_NAME_FIELDS,

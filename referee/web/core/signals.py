@@ -1,4 +1,5 @@
-"""What one feature tells the others without importing them: a game was written.
+"""What one feature tells the others without importing them: a game is about to be written, a
+game was written.
 
 The games service sends `game_written` inside the write's transaction, after the step is kept,
 with the connection (`conn`), the game as it now is (`stored`) and the change (`change`, None
@@ -15,6 +16,12 @@ _signals = Namespace()
 
 #: sender: the game's id; keyword arguments: conn, stored, change.
 game_written = _signals.signal("game-written")
+
+#: sender: the game's id; keyword arguments: conn, stored (the game as it is, its row locked).
+#: Sent inside a write's transaction before the game changes (a round entered or corrected, an
+#: undo, a restore): a receiver that raises `GameRefused` refuses the write, nothing kept (an
+#: evening's table whose series is fixed once the next is drawn).
+game_writing = _signals.signal("game-writing")
 
 #: sender: a topic (`topic("club", id)`, `topic("event", id)`); keyword arguments: conn, version
 #: (a number that only grows). Sent inside the write's transaction by a feature whose pages

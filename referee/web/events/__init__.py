@@ -1,8 +1,9 @@
 """Club nights: an evening in a club, its check-in, series drawn to tables, each table a club
 game, the standings, the room's board and the table cards.
 
-Registering the blueprint subscribes the evenings to `core.signals.game_written` (a table's
-result is kept in its round's own write). A restore reads every evening back through the
+Registering the blueprint subscribes the evenings to `core.signals.game_writing` (a table of a
+series fixed by the next draw takes no change) and `game_written` (a table's result is kept in
+its round's own write). A restore reads every evening back through the
 engine before it commits (`backup_checks`).
 """
 
@@ -18,4 +19,5 @@ from . import routes, service  # noqa: E402,F401
 
 @bp.record_once
 def _subscribe(_state: BlueprintSetupState) -> None:
+    signals.game_writing.connect(service.on_game_writing)
     signals.game_written.connect(service.on_game_written)

@@ -164,7 +164,7 @@ def players(club_id: str, event_id: str) -> ResponseReturnValue:
 @documented(
     "post",
     "/api/v1/clubs/{club_id}/events/{event_id}/series",
-    summary="Draw the next series (or swap, start, withdraw one)",
+    summary="Draw the next series (or swap, move, start, withdraw, reopen or close one)",
     tag="events",
     request=schemas.SeriesChange,
     answers={
@@ -181,7 +181,9 @@ def players(club_id: str, event_id: str) -> ResponseReturnValue:
 )
 def series(club_id: str, event_id: str) -> ResponseReturnValue:
     """`draw` the next series (seeded; started at once unless `start` is false), `swap` two
-    players before it starts, `start` it, or `withdraw` it to draw it again."""
+    players or `move` one to another table before it starts, `start` it, `withdraw` it to draw
+    it again; `reopen` a series the next draw fixed (its tables may change their results),
+    `close` it again."""
     body = read_body(schemas.SeriesChange, request_json())
     return _answer(_series_change(club_id, event_id, body))
 
@@ -199,8 +201,18 @@ def _series_change(club_id: str, event_id: str, body: schemas.SeriesChange) -> A
             if len(pair) != 2:
                 raise GameRefused([reason("swap_two_players", field="swap")])
             return service.swap(club_id, event_id, token, number, *pair, version=version)
+        case "move":
+            if body.name is None or body.table is None:
+                raise GameRefused([reason("move_names_a_table", field="table")])
+            return service.move(
+                club_id, event_id, token, number, body.name, body.table, version=version
+            )
         case "start":
             return service.start(club_id, event_id, token, number, version=version)
+        case "reopen":
+            return service.reopen(club_id, event_id, token, number, version=version)
+        case "close":
+            return service.close(club_id, event_id, token, number, version=version)
         case _:
             return service.withdraw(club_id, event_id, token, number, version=version)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -128,23 +129,28 @@ class CheckInForm(FlaskForm):
         return list(self.members.data or []) + typed_names(self.new_names)
 
 
-class LeaveForm(FlaskForm):
-    version = HiddenField()
-    name = HiddenField()
-    leave = SubmitField(_l("Leaves"))
-
-
 class SeriesForm(FlaskForm):
-    """The series' buttons: draw (the next), swap two players, start, or draw again."""
+    """The series' buttons: draw (the next, by a method), swap two players, move one to
+    another table, start, draw again; reopen a series the next draw fixed, close it again.
+    The page draws each form's hidden fields itself (the series and the action)."""
 
-    version = HiddenField()
-    series = HiddenField()
-    action = HiddenField()
     first = SelectField(_l("Swap"), choices=[], validate_choice=False)
     second = SelectField(_l("with"), choices=[], validate_choice=False)
-    submit = SubmitField()
+    name = SelectField(_l("Move"), choices=[], validate_choice=False)
+    table = SelectField(_l("to table"), choices=[], validate_choice=False)
 
-    def setup(self, seated: Sequence[str]) -> None:
-        choices = [SelectChoice(name, name) for name in seated]
+    def setup(self, tables: Sequence[Sequence[str]]) -> None:
+        """The players of a series drawn and not started, table by table."""
+        choices = [
+            SelectChoice(name, gettext("%(name)s (table %(table)s)", name=name, table=number))
+            for number, seats in enumerate(tables, start=1)
+            for name in seats
+        ]
         self.first.choices = choices
         self.second.choices = choices
+        self.name.choices = choices
+        self.table.choices = [
+            SelectChoice(str(number), str(number)) for number in range(1, len(tables) + 1)
+        ]
+        if len(choices) > 1:
+            self.second.data = choices[1].value

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from flask import url_for
 from flask_babel import gettext, ngettext
@@ -15,7 +15,7 @@ from flask_babel import gettext, ngettext
 from referee.engine.events import Event
 from referee.engine.game import EventRefused
 from referee.engine.seating import DrawMethod, SplitRule
-from referee.engine.tournament import Criterion, Standings
+from referee.engine.tournament import Criterion, Standings, StandingsRow
 from referee.web import formats
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.links import edit_url as club_edit_url
@@ -117,7 +117,8 @@ class TableView:
 
     number: int
     seats: tuple[str, ...]
-    dealer: str
+    dealer: str  # who deals first
+    dealing: str  # who deals the round being played (the first dealer before it starts)
     rounds: int  # rounds played so far
     finished: bool
     game_id: str | None
@@ -133,6 +134,8 @@ class SeriesView:
     seed: int
     started: bool
     finished: bool
+    closed: bool  # fixed: the next series is drawn
+    reopened: bool
     tables: tuple[TableView, ...]
 
 
@@ -167,11 +170,14 @@ def _series_views(
                     number=drawn.number, table=t.number,
                 )  # fmt: skip
             result = t.result
+            played = 0 if result is None else result.rounds
+            now = stored.event.variant.dealer_of(played + 1, t.first_dealer, len(t.seats))
             tables.append(
                 TableView(
                     number=t.number,
                     seats=t.seats,
                     dealer=t.seats[t.first_dealer],
+                    dealing=t.seats[now] if drawn.started and not t.finished else "",
                     rounds=0 if result is None else result.rounds,
                     finished=t.finished,
                     game_id=t.game_id,
@@ -187,6 +193,8 @@ def _series_views(
                 seed=drawn.seed,
                 started=drawn.started,
                 finished=drawn.started and drawn.finished,
+                closed=stored.event.closed(drawn.number),
+                reopened=drawn.reopened,
                 tables=tuple(tables),
             )
         )
@@ -210,13 +218,74 @@ def _standings_asked(event: Event, asked: str | None) -> int | None:
     return number if number is not None and event.series_of(number) is not None else None
 
 
+#: The host's page, ordered by what the host does now (`phase`): its parts, first to last.
+ORDER: Final[Mapping[str, tuple[str, ...]]] = {
+    "check_in": ("players", "draw", "standings", "series", "share"),
+    "drawn": ("draw", "players", "standings", "series", "share"),
+    "playing": ("series", "standings", "draw", "players", "share"),
+    "between": ("draw", "standings", "series", "players", "share"),
+    "over": ("standings", "series", "players", "share"),
+}
+
+
+def phase(event: Event) -> str:
+    """Where the evening is: players checking in before the first draw, a series drawn and not
+    started, one being played, between two series, or over."""
+    if event.finished:
+        return "over"
+    newest = event.series[-1] if event.series else None
+    if newest is None:
+        return "check_in"
+    if not newest.started:
+        return "drawn"
+    return "between" if newest.finished else "playing"
+
+
+@dataclass(frozen=True)
+class Podium:
+    """The evening's end: the first three places (a shared place shows each)."""
+
+    rows: tuple[StandingsRow, ...]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(row.name for row in self.rows if row.place == 1)
+
+
+def podium(event: Event) -> Podium | None:
+    """The final standings' first three places, once every table of every series finished."""
+    if not event.finished:
+        return None
+    rows = event.standings().rows
+    return Podium(tuple(row for row in rows if row.place <= 3 and row.rounds))
+
+
+def draw_methods(event: Event) -> list[tuple[str, str, bool]]:
+    """The ways the next series may be drawn, (value, words, chosen): the evening's way first
+    chosen; by standings only once there are standings."""
+    number = event.next_series
+    if number is None or number == 1:
+        return []
+    return [
+        (method.value, method_words(method), method is event.later_draws)
+        for method in (DrawMethod.MIX, DrawMethod.STANDINGS, DrawMethod.RANDOM)
+    ]
+
+
 def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> dict[str, Any]:
     """Everything the evening's page shows."""
     event = stored.event
     series = _standings_asked(event, asked)
     standings = event.standings(series=series, unfinished=True)
     newest = event.series[-1] if event.series else None
+    now = phase(event)
+    views = _series_views(stored, token)
     return {
+        "phase": now,
+        "order": ORDER[now],
+        "podium": podium(event),
+        "draw_methods": draw_methods(event),
+        "rounds_of_series": event.table_variant.game_rounds,
         "stored": stored,
         "event": event,
         "token": token,
@@ -224,8 +293,9 @@ def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> d
         "split_rule": split_sentence(event.split_rule),
         "scheme_name": scheme_label(event.scheme.id),
         "later_draws": method_words(event.later_draws),
-        "series_views": list(reversed(_series_views(stored, token))),
+        "series_views": list(reversed(views)),
         "pending": newest if newest is not None and not newest.started else None,
+        "pending_view": views[-1] if newest is not None and not newest.started else None,
         "draw_blocked": _draw_blocked(event),
         "standings": standings,
         "standings_series": series,
@@ -235,6 +305,12 @@ def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> d
         "gone": [p for p in event.players if not p.present],
         "view_link": view_url(stored.club_id, stored.id, external=True),
         "board_link": board_url(stored.club_id, stored.id),
+        "board_light_link": url_for(
+            "events.board", club_id=stored.club_id, event_id=stored.id, light=1
+        ),
+        "here_link": edit_url(stored.club_id, stored.id, token)
+        if token
+        else view_url(stored.club_id, stored.id),
         "club_link": club_edit_url(stored.club_id, token)
         if token
         else club_view_url(stored.club_id),
@@ -242,31 +318,33 @@ def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> d
     }
 
 
-def board_context(stored: StoredEvent) -> dict[str, Any]:
-    """What the room's board shows: the standings, the tables still playing and in which
-    round, and the next series' seating once drawn."""
+def board_context(stored: StoredEvent, *, light: bool = False) -> dict[str, Any]:
+    """What the room's board shows: the standings (a table still playing marked provisional),
+    who sits where in the newest series (by seat, who deals, how far each table is), and at
+    the end the podium."""
     event = stored.event
     standings = event.standings(unfinished=True)
     views = _series_views(stored, None)
     newest = views[-1] if views else None
-    playing = newest if newest is not None and newest.started else None
-    upcoming = newest if newest is not None and not newest.started else None
     return {
         "stored": stored,
         "event": event,
         "standings": standings,
         "ranking": ranking_sentence(standings),
         "points_text": points_text,
-        "playing": playing,
-        "upcoming": upcoming,
-        "rounds_of_series": event.series_rounds or event.variant.rounds,
-        "board_etag": board_etag(event.version),
+        "newest": newest,
+        "playing": newest if newest is not None and newest.started else None,
+        "upcoming": newest if newest is not None and not newest.started else None,
+        "podium": podium(event),
+        "provisional": any(row.provisional for row in standings.rows),
+        "rounds_of_series": event.table_variant.game_rounds,
+        "board_etag": board_etag(event.version, light=light),
     }
 
 
-def board_etag(version: int) -> str:
+def board_etag(version: int, *, light: bool = False) -> str:
     """The board fragment's ETag (`routes.board_live` answers 304 to it while it stands)."""
-    return f"e{version}-{current_language()}"
+    return f"e{version}-{current_language()}{'-light' if light else ''}"
 
 
 def _club_name(club_id: str) -> str:

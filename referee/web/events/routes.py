@@ -31,7 +31,7 @@ from referee.web.words import variant_name
 
 from . import bp, exports, printing, service
 from .access import editable_event, event_or_404
-from .forms import CheckInForm, LeaveForm, NewEventForm, SeriesForm
+from .forms import CheckInForm, NewEventForm, SeriesForm
 from .links import edit_url
 from .presenting import board_context, board_etag, page_context
 from .store import StoredEvent
@@ -89,23 +89,29 @@ def new(club_id: str, token: str) -> ResponseReturnValue:
 
 
 def _page(
-    stored: StoredEvent, token: str | None, *, errors: Sequence[str] = (), status: int = 200
+    stored: StoredEvent,
+    token: str | None,
+    *,
+    errors: Sequence[str] = (),
+    status: int = 200,
+    typed: Any = None,
 ) -> ResponseReturnValue:
+    """The evening's page; `typed`: a check-in's form as posted (a refused one keeps it)."""
     context = page_context(stored, token, request.args.get("series"))
-    forms = _forms(stored, token) if token else {}
-    return render_template("events/event.html", errors=list(errors), **context, **forms), status
+    forms = _forms(stored, token, typed) if token else {}
+    page = render_template("events/event.html", errors=list(errors), **context, **forms)
+    return page, status
 
 
-def _forms(stored: StoredEvent, token: str) -> dict[str, Any]:
-    version = str(stored.version)
-    check_in = CheckInForm(formdata=None, version=version)
+def _forms(stored: StoredEvent, token: str, typed: Any = None) -> dict[str, Any]:
+    check_in = CheckInForm(formdata=typed)
     here = {p.name for p in stored.event.players if p.present}
     club = service.club_members(stored.club_id)
     check_in.setup([name for name in club if name not in here])
-    series = SeriesForm(formdata=None, version=version)
+    series = SeriesForm(formdata=None)
     newest = stored.event.series[-1] if stored.event.series else None
-    series.setup([] if newest is None else [n for t in newest.tables for n in t.seats])
-    return {"check_in_form": check_in, "series_form": series, "leave_form": LeaveForm}
+    series.setup([] if newest is None or newest.started else newest.seats)
+    return {"check_in_form": check_in, "series_form": series}
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>")
@@ -122,13 +128,15 @@ def edit(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
     return _page(stored, token)
 
 
-def _after(stored: StoredEvent, token: str, result: Any) -> ResponseReturnValue:
-    """A write's result as the host's page answers it."""
+def _after(
+    stored: StoredEvent, token: str, result: Any, anchor: str, typed: Any = None
+) -> ResponseReturnValue:
+    """A write's result as the host's page answers it: back where the host was (`anchor`)."""
     match result:
         case service.Changed(kept):
-            return redirect(edit_url(kept.club_id, kept.id, token), code=303)
+            return redirect(f"{edit_url(kept.club_id, kept.id, token)}#{anchor}", code=303)
         case service.Refused(reasons):
-            return _page(stored, token, errors=_said(reasons), status=400)
+            return _page(stored, token, errors=_said(reasons), status=400, typed=typed)
         case service.Conflict(reasons, current):
             return _page(current, token, errors=_said(reasons), status=409)
         case service.Stale(_, current):
@@ -156,34 +164,56 @@ def players(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
     if "leave" in request.form:
         name = request.form.get("name", "")
         result = service.leave(club_id, event_id, token, name, version=_version())
-        return _after(stored, token, result)
+        return _after(stored, token, result, "players")
     form = CheckInForm()
     form.setup(service.club_members(club_id))
     names = form.names()
     result = service.check_in(club_id, event_id, token, names, version=_version())
-    return _after(stored, token, result)
+    return _after(stored, token, result, "players", typed=request.form)
+
+
+#: Where the host's page opens after each action of the series' form.
+_SERIES_ANCHORS = {"start": "series-{}", "reopen": "series-{}", "close": "series-{}"}
 
 
 @bp.post("/clubs/<club_id>/events/<event_id>/edit/<token>/series")
 def series(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
-    """Draw the next series, swap two players, start it, or draw it again."""
+    """Draw the next series (by the method chosen), swap two players or move one, start it,
+    draw it again; reopen a series the next draw fixed, or close it again."""
     stored = editable_event(club_id, event_id, token)
-    form = request.form
+    form, action = request.form, request.form.get("action", "draw")
     sent = form.get("series", "")
     read = plain_count(sent)
     # Unreadable: the engine refuses it as no series it could draw (a 400, said with the text).
-    args = (club_id, event_id, token, sent[:10] if read is None else read)
-    match form.get("action"):
+    number = sent[:10] if read is None else read
+    result = _series_act(club_id, event_id, token, number, action, form)
+    anchor = _SERIES_ANCHORS.get(action, "draw").format(number)
+    return _after(stored, token, result, anchor)
+
+
+def _series_act(
+    club_id: str, event_id: str, token: str, number: Any, action: str, form: Any
+) -> service.Written:
+    args, version = (club_id, event_id, token, number), _version()
+    match action:
         case "swap":
             first, second = form.get("first", ""), form.get("second", "")
-            result = service.swap(*args, first, second, version=_version())
+            return service.swap(*args, first, second, version=version)
+        case "move":
+            table = plain_count(form.get("table", ""))
+            moved = form.get("name", "")
+            return service.move(*args, moved, -1 if table is None else table, version=version)
         case "start":
-            result = service.start(*args, version=_version())
+            return service.start(*args, version=version)
         case "withdraw":
-            result = service.withdraw(*args, version=_version())
+            return service.withdraw(*args, version=version)
+        case "reopen":
+            return service.reopen(*args, version=version)
+        case "close":
+            return service.close(*args, version=version)
         case _:
-            result = service.draw(*args, version=_version())
-    return _after(stored, token, result)
+            method = form.get("method") or None
+            return service.draw(*args, method=method, version=version)
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>/edit/<token>/tables/<int:number>/<int:table>/qr.svg")
@@ -203,9 +233,12 @@ def table_qr(
 
 @bp.get("/clubs/<club_id>/events/<event_id>/board")
 def board(club_id: str, event_id: str) -> ResponseReturnValue:
-    """The room's board: full screen, large type, dark, no controls; it refreshes itself."""
+    """The room's board: full screen, large type, dark (light with `?light`: a bright room),
+    no controls; it refreshes itself."""
     stored = event_or_404(club_id, event_id)
-    return render_template("events/board.html", **board_context(stored))
+    light = request.args.get("light") is not None
+    context = board_context(stored, light=light)
+    return render_template("events/board.html", light=light, **context)
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>/board/live")
@@ -216,14 +249,17 @@ def board_live(club_id: str, event_id: str) -> ResponseReturnValue:
     version = service.version_of(event_id)
     if version is None:
         abort(404)
-    etag = board_etag(version)
+    light = request.args.get("light") is not None
+    etag = board_etag(version, light=light)
     if request.args.get("since") == str(version) and request.headers.get("HX-Request"):
         response = Response(status=204)
     elif request.if_none_match.contains(etag):
         response = Response()  # make_conditional answers it with a 304
     else:
         stored = event_or_404(club_id, event_id)
-        response = Response(render_template("events/_board_live.html", **board_context(stored)))
+        context = board_context(stored, light=light)
+        page = render_template("events/_board_live.html", light=light, **context)
+        response = Response(page)
     response.set_etag(etag)
     response.cache_control.no_cache = True
     response.vary.add("HX-Request")

@@ -68,7 +68,7 @@ class SeriesChange(Body):
     """POST /api/v1/clubs/<id>/events/<eid>/series"""
 
     series: StrictInt = Field(description="the series this is about (the next one, to draw it)")
-    action: Literal["draw", "swap", "start", "withdraw"] = "draw"
+    action: Literal["draw", "swap", "move", "start", "withdraw", "reopen", "close"] = "draw"
     method: Literal["random", "standings", "mix"] | None = Field(
         default=None, description="draw: the evening's own method if left out"
     )
@@ -79,6 +79,8 @@ class SeriesChange(Body):
         "so that the host can swap players first",
     )
     swap: list[StrictStr] | None = Field(default=None, description="swap: the two players")
+    name: StrictStr | None = Field(default=None, description="move: the player who moves")
+    table: StrictInt | None = Field(default=None, description="move: the table they move to")
     version: StrictInt | None = Field(default=None, description="the evening's version seen")
 
 
@@ -127,16 +129,22 @@ class SeriesAnswer(Answer):
     seed: int
     started: bool
     finished: bool
+    closed: bool = Field(description="its results fixed: the next series is drawn")
+    reopened: bool = Field(description="reopened by the host: its results may change again")
     tables: list[TableAnswer]
 
     @classmethod
-    def of(cls, drawn: Series, links: dict[str, tuple[str, str | None]]) -> SeriesAnswer:
+    def of(
+        cls, event: Event, drawn: Series, links: dict[str, tuple[str, str | None]]
+    ) -> SeriesAnswer:
         return cls(
             number=drawn.number,
             method=drawn.method.value,
             seed=drawn.seed,
             started=drawn.started,
             finished=drawn.started and drawn.finished,
+            closed=event.closed(drawn.number),
+            reopened=drawn.reopened,
             tables=[TableAnswer.of(t, links) for t in drawn.tables],
         )
 
@@ -205,7 +213,7 @@ class EventAnswer(Answer):
             players=[
                 PlayerAnswer(name=p.name, joined=p.joined, left=p.left) for p in event.players
             ],
-            series=[SeriesAnswer.of(s, links) for s in event.series],
+            series=[SeriesAnswer.of(event, s, links) for s in event.series],
             view_url=view_url,
         )
 

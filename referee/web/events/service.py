@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 from sqlalchemy import Connection
 
 from referee.engine.events import MAX_SEED, Event
-from referee.engine.game import Change, Game, GameRefused, Reason, reason
+from referee.engine.game import Change, GameRefused, Reason, reason
 from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
@@ -347,6 +347,34 @@ def swap(
     )
 
 
+def move(
+    club_id: Any,
+    event_id: Any,
+    token: str | None,
+    number: Any,
+    name: Any,
+    table: Any,
+    *,
+    version: int | None = None,
+) -> Written:
+    """One player moved to another table of a series drawn and not started."""
+    return _write(club_id, event_id, token, version, _plain(lambda e: e.move(number, name, table)))
+
+
+def reopen(
+    club_id: Any, event_id: Any, token: str | None, number: Any, *, version: int | None = None
+) -> Written:
+    """A series fixed by the next draw opened again: its tables may change their results."""
+    return _write(club_id, event_id, token, version, _plain(lambda e: e.reopen_series(number)))
+
+
+def close(
+    club_id: Any, event_id: Any, token: str | None, number: Any, *, version: int | None = None
+) -> Written:
+    """A reopened series fixed again (every table finished)."""
+    return _write(club_id, event_id, token, version, _plain(lambda e: e.close_series(number)))
+
+
 def withdraw(
     club_id: Any, event_id: Any, token: str | None, number: Any, *, version: int | None = None
 ) -> Written:
@@ -381,16 +409,11 @@ def _plain(step: Callable[[Event], Event]) -> Act:
 
 def _started(conn: Connection, stored: StoredEvent, event: Event, number: int, lang: str) -> Done:
     """Each table of series `number` given its game (filed in the club, linked to the
-    evening), then the series started."""
+    evening; a series of N rounds plays a game of N rounds), then the series started."""
     sealed: dict[str, str] = {}
     drawn = event.series[number - 1]
     for table in drawn.tables:
-        game = Game.start(
-            event.variant.id,
-            list(table.seats),
-            house_rules=dict(event.house_rules) or None,
-            first_dealer=table.first_dealer,
-        )
+        game = event.table_game(number, table.number)
 
         def link(conn: Connection, kept: StoredGame, table: int = table.number) -> None:
             store.insert_game(conn, stored.id, kept.id, number, table)
@@ -402,6 +425,22 @@ def _started(conn: Connection, stored: StoredEvent, event: Event, number: int, l
 
 
 # -- keeping up with the tables' games --------------------------------------------------------
+
+
+def on_game_writing(game_id: str, *, conn: Connection, stored: StoredGame, **_: Any) -> None:
+    """The receiver of `game_writing`: a table's game whose series is fixed (the next one is
+    drawn, the host has not reopened it) takes no change: GameRefused (`series_closed`).
+    The locks are taken in the order of every evening write, after the game's."""
+    found = store.event_of_game(conn, game_id)
+    if found is None:
+        return
+    event_id, number, _table = found
+    club_id = store.club_id_on(conn, event_id)
+    if club_id is not None:
+        clubs_service.lock_on(conn, club_id)
+    kept = store.read(conn, event_id, lock=True)
+    if kept is not None:
+        kept.event.verify_open(number)
 
 
 def on_game_written(

@@ -83,12 +83,21 @@ def _answer(
     return response
 
 
+#: Refusals of a write the game as it is cannot take, whatever is sent: a 409 (the game over,
+#: a series game after its series' rounds; a table of a series fixed by the next draw).
+CONFLICTS = frozenset({"game_finished", "series_closed"})
+
+
 @api_bp.errorhandler(GameRefused)
 def refused(error: GameRefused) -> ResponseReturnValue:
-    """Every refusal of a games call: `error` (the first reason) and `errors` (all of them)."""
+    """Every refusal of a games call: `error` (the first reason) and `errors` (all of them);
+    one the game's state makes, a 409 with the game's version."""
     stored = queries.load(request.view_args.get("game_id", "")) if request.view_args else None
     players = stored.game.players if stored is not None else None
     found = [refusal_of(r, players) for r in error.reasons]
+    if stored is not None and error.code in CONFLICTS:
+        answer = conflict_answer(error.code, stored.game.version, (), found[0].message)
+        return jsonify(data(answer)), 409
     return jsonify(data(refused_answer(found))), 400
 
 
@@ -102,7 +111,12 @@ _WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
     401: (ErrorAnswer, "No edit token (`missing_token`)"),
     403: (ErrorAnswer, "Not this game's edit token (`bad_token`)"),
     404: _NOT_FOUND,
-    409: (ConflictAnswer, "`version` is stale: the game's version now and what changed since"),
+    409: (
+        ConflictAnswer,
+        "`version` is stale: the game's version now and what changed since; or the game takes "
+        "no more rounds (`game_finished`: over, or a club night's table after its series' "
+        "rounds), or its series is fixed since the next was drawn (`series_closed`)",
+    ),
     422: (ErrorAnswer, "This Idempotency-Key came before with another body"),
 }
 _KEY = Parameter(

@@ -85,8 +85,16 @@ class NewGameForm(FlaskForm):
 
     variant = SelectField(_l("Variant"), choices=[])
     players = FieldList(
+        # No maxlength (a browser cuts a longer name silently): app.js says how many letters
+        # are over as it is typed, and the server refuses it, keeping what was typed.
         StringField(
-            render_kw={"maxlength": MAX_NAME, "autocomplete": "off", "autocapitalize": "words"}
+            render_kw={
+                "data-max-letters": MAX_NAME,
+                "data-over-text": _l("%(num)s letters too many", num="{num}"),
+                "data-over-one": _l("1 letter too many"),
+                "autocomplete": "off",
+                "autocapitalize": "words",
+            }
         ),
         label=_l("Players, in seat order"),
         min_entries=MAX_SEATS,

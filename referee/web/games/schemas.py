@@ -205,8 +205,11 @@ def refused_answer(found: Sequence[Refusal]) -> RefusedAnswer:
     return RefusedAnswer(error=found[0], errors=list(found))
 
 
-def conflict_answer(code: str, current: int, since: Sequence[Entry]) -> ConflictAnswer:
-    """A stale version refused: the game's version now, and what changed since."""
+def conflict_answer(
+    code: str, current: int, since: Sequence[Entry], message: str | None = None
+) -> ConflictAnswer:
+    """A write the game as it is cannot take (a stale version, a game over, a series closed):
+    the game's version now, and what changed since the version sent."""
     changes = [
         ChangeSince(
             version=e.version, action=e.change.action.value, round=e.change.round,
@@ -214,7 +217,8 @@ def conflict_answer(code: str, current: int, since: Sequence[Entry]) -> Conflict
         )
         for e in since
     ]  # fmt: skip
-    detail = ConflictDetail(code=code, message=describe(code), version=current, changes=changes)
+    said = describe(code) if message is None else message
+    detail = ConflictDetail(code=code, message=said, version=current, changes=changes)
     return ConflictAnswer(error=detail)
 
 

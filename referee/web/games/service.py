@@ -3,8 +3,10 @@ correct a round, undo, restore) is one call here that answers one result.
 
 A write is one transaction. The game's row is locked; a key sent before is answered first (a
 retry is never judged stale, nor a repeat of the round before); then the version the writer
-saw; then the rules, every reason at once beside what could not be read; then, for a new round
-where the writer asks, whether it scores exactly as the round before. The engine takes the step,
+saw; then whether what the game is filed in lets it change (`core.signals.game_writing`: an
+evening's table whose series is fixed); then the rules, every reason at once beside what could
+not be read; then, for a new round where the writer asks, whether it scores exactly as the
+round before. The engine takes the step,
 the store keeps it, the answer is kept with its key, and `core.signals.game_written` is sent on
 the same connection: a receiver's writes (a club's records) commit with the game or not at all.
 Nothing here knows HTTP; the pages and the API turn each result into an answer.
@@ -26,7 +28,7 @@ from sqlalchemy import Connection
 
 from referee.engine.game import Game, GameRefused, Reason, SeatResult, Step
 from referee.web.core import ids
-from referee.web.core.signals import game_written
+from referee.web.core.signals import game_writing, game_written
 from referee.web.database import database
 
 from . import queries, store
@@ -290,7 +292,7 @@ def _write(
     once: Once | None,
     take: Callable[[StoredGame], Step | Early],
     entered_as_sent: Callable[[Game], bool] | None = None,
-) -> Saved | Replayed | KeyReused | Stale | NotFound | Early:
+) -> Saved | Replayed | KeyReused | Stale | NotFound | Refused | Early:
     """One write on the locked game: a key's answer first, then the version, then the step."""
     if not ids.valid_id(game_id):
         return NotFound()
@@ -307,6 +309,10 @@ def _write(
             since = tuple(queries.read_since(conn, game_id, version, current))
             sent = entered_as_sent is not None and entered_as_sent(stored.game)
             return Stale(version, stored, since, sent)
+        try:  # where the game is filed may refuse any change to it now
+            game_writing.send(game_id, conn=conn, stored=stored)
+        except GameRefused as refused:
+            return Refused(refused.reasons, stored)
         step = take(stored)
         if not isinstance(step, Step):
             return step
