@@ -94,7 +94,7 @@ def render_table_cards(
     buffer = io.BytesIO()
     title = gettext("Series %(number)s", number=drawn.number)
     canvas = _canvas(buffer, paper, lang, f"{event.name} · {title}")
-    rules = table_rules(event.variant.id, event.house_rules)
+    rules = table_rules(event.variant.id, event.table_house_rules)
     day = format_date(event.date, format="long")
     for table in drawn.tables:
         _draw_card(canvas, event, drawn, table.number, table.seats, table.first_dealer, day, paper,

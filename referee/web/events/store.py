@@ -201,9 +201,38 @@ def lang_of(event_id: str) -> str | None:
     return found
 
 
-def table_of_game(game_id: str) -> tuple[str, str, str, int, int, int | None] | None:
-    """The evening a game is a table of: (club id, event id, event name, series, table, rounds
-    a series or None for a whole game), or None (one lookup by key: a game page asks)."""
+@dataclass(frozen=True)
+class AtTable:
+    """The evening a game is a table of, as its pages say it."""
+
+    club_id: str
+    event_id: str
+    event_name: str
+    series: int  # the series this game is a table of
+    table: int
+    event: Event
+
+    @property
+    def rounds(self) -> int | None:
+        """Rounds a series plays (None: a whole game)."""
+        return self.event.series_rounds
+
+    @property
+    def last_series(self) -> bool:
+        return self.series == self.event.series_count
+
+    def next_tables(self, players: tuple[str, ...]) -> list[tuple[str, int]] | None:
+        """Where `players` sit in the next series once it is drawn (None before): (name,
+        table), in the order given; one who has no seat there (left) is left out."""
+        drawn = self.event.series_of(self.series + 1)
+        if drawn is None:
+            return None
+        seats = ((name, drawn.table_of(name)) for name in players)
+        return [(name, table.number) for name, table in seats if table is not None]
+
+
+def table_of_game(game_id: str) -> AtTable | None:
+    """The evening a game is a table of, or None (one lookup by key: a game page asks)."""
     if not ids.valid_id(game_id):
         return None
     columns = (events.c.club_id, events.c.id, events.c.name, events.c.state)
@@ -215,8 +244,14 @@ def table_of_game(game_id: str) -> tuple[str, str, str, int, int, int | None] | 
         ).first()
     if row is None:
         return None
-    rounds = row.state.get("series_rounds") if isinstance(row.state, dict) else None
-    return row.club_id, row.id, row.name, row.series, row.table_number, rounds
+    return AtTable(
+        club_id=row.club_id,
+        event_id=row.id,
+        event_name=row.name,
+        series=row.series,
+        table=row.table_number,
+        event=Event.from_json(row.state),
+    )
 
 
 def version_on(conn: Connection, event_id: str) -> int | None:

@@ -263,13 +263,26 @@ def editing_context(stored: queries.StoredGame) -> dict[str, Any]:
     }
 
 
+def round_heading(game: Game, number: int) -> str:
+    """ "Round 2 of 3" (the rounds the game plays: a club night's series of 3 plays 3 of the
+    variant's 7), "Last round (3 of 3)", or "Deal 4" in a game to a target."""
+    rounds = game.variant.game_rounds
+    if rounds is None:
+        return gettext("Deal %(number)s", number=number)
+    if game.variant.is_final_round(number) and rounds > 1:
+        return gettext("Last round (%(number)s of %(rounds)s)", number=number, rounds=rounds)
+    if game.variant.rounds is None:
+        return gettext("Deal %(number)s of %(rounds)s", number=number, rounds=rounds)
+    return gettext("Round %(number)s of %(rounds)s", number=number, rounds=rounds)
+
+
 def schedule_json(game: Game) -> str:
     """The rounds still to play, for the round screen to move on to without signal: the
     form's title, the pinned head's round, contract and dealer, the deal's facts."""
     upcoming = game.next_round
     if upcoming is None:
         return "[]"
-    last = game.variant.rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
+    last = game.variant.game_rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
     rows = []
     for number in range(upcoming, last + 1):
         deal = game.deal(number)
@@ -277,11 +290,7 @@ def schedule_json(game: Game) -> str:
             {
                 "round": number,
                 "title": gettext("Enter round %(number)s", number=number),
-                "heading": (
-                    gettext("Round %(number)s of %(rounds)s", number=number, rounds=last)
-                    if game.variant.rounds
-                    else gettext("Deal %(number)s", number=number)
-                ),
+                "heading": round_heading(game, number),
                 "contract": contract_text(deal.contract) if deal.contract is not None else "",
                 "dealer": deal.dealer,
                 "dealer_text": gettext("%(name)s deals", name=game.players[deal.dealer]),

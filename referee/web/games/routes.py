@@ -21,6 +21,8 @@ from referee.web.messages import describe, describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
+from .presenting import round_heading
+
 from . import bp, queries, service
 from .access import editable_game, editable_or_403, game_or_404, recent, remember
 from .exports import game_json, to_csv
@@ -301,4 +303,5 @@ def games_context() -> dict[str, object]:
         "shoe_text": shoe_text,
         "contract_text": contract_text,
         "format_time": format_time,
+        "round_heading": round_heading,
     }

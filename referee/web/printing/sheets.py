@@ -132,7 +132,9 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
     variant.check_players(count)
     rows: list[SheetRow] = []
     if variant.has_contracts:
-        for number, contract in enumerate(variant.contracts, start=1):
+        # The rounds a game plays: a club night's series of 3 prints its first 3 rounds.
+        played = variant.contracts[: variant.game_rounds]
+        for number, contract in enumerate(played, start=1):
             rows.append(
                 SheetRow(
                     label=str(number),
@@ -142,7 +144,8 @@ def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]
             )
     else:
         dealt = str(variant.cards_dealt(1, count))
-        rows = [SheetRow(label=str(n), dealt=dealt) for n in range(1, OPEN_DEALS + 1)]
+        deals = min(OPEN_DEALS, variant.game_rounds or OPEN_DEALS)
+        rows = [SheetRow(label=str(n), dealt=dealt) for n in range(1, deals + 1)]
     return Sheet(
         title=words.variant_name(variant),
         subtitle=_subtitle(variant, count),
@@ -164,7 +167,8 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "", link: str = ""
     variant = game.variant
     players = list(game.players)
     # A game without rounds runs to a target: a few open deals below the last one played.
-    last = variant.rounds if variant.rounds is not None else max(OPEN_DEALS, len(game.rounds) + 2)
+    rounds = variant.game_rounds  # a club night's series: its rounds, not the variant's
+    last = rounds if rounds is not None else max(OPEN_DEALS, len(game.rounds) + 2)
     rows = []
     running = game.running_totals()
     for number in range(1, last + 1):
