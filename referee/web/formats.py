@@ -26,6 +26,11 @@ def _symbols(locale: Locale) -> tuple[str, str, str]:
     return symbols.get("decimal", "."), symbols.get("group", ","), symbols.get("minusSign", "-")
 
 
+def decimal_sign() -> str:
+    """The page's decimal sign ("," in German)."""
+    return _symbols(_locale())[0]
+
+
 @lru_cache(maxsize=64)
 def _number_format(decimals: int, locale: Locale) -> Callable[[float], str]:
     decimal, group, minus = _symbols(locale)

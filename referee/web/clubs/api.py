@@ -10,10 +10,11 @@ the calls in the OpenAPI document. A refusal answers `error` (the first reason) 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask.blueprints import BlueprintSetupState
+from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import RefereeError
@@ -119,11 +120,30 @@ def create() -> ResponseReturnValue:
     parameters=[_CLUB_ID],
 )
 def read(club_id: str) -> ResponseReturnValue:
-    """The club's name, members, and games (newest first)."""
+    """The club's name, members, and games (newest first), each saying whether it was a club
+    night's table (`series`)."""
     club = service.load(club_id)
     if club is None:
         return _error(404, "club_not_found")
-    return jsonify(club_json(club, service.game_lines(club.id)))
+    lines = service.game_lines(club.id)
+    find: SeriesGames | None = current_app.extensions.get(_SERIES_GAMES)
+    found = find([line["id"] for line in lines]) if find is not None else {}
+    return jsonify(club_json(club, [{**line, "series": found.get(line["id"])} for line in lines]))
+
+
+class SeriesGames(Protocol):
+    """Which of a club's games were a club night's tables (the events package answers: clubs
+    never import it): game id -> `schemas.SeriesGame` as JSON."""
+
+    def __call__(self, game_ids: list[str], /) -> dict[str, dict[str, Any]]: ...
+
+
+_SERIES_GAMES = "clubs.series_games"
+
+
+def find_series_with(app: App, find: SeriesGames) -> None:
+    """Let `find` say which games of a club were series games."""
+    app.extensions[_SERIES_GAMES] = find
 
 
 @api_bp.get("/<club_id>/stats")

@@ -46,6 +46,15 @@ class NewClub(Body):
 # -- the club ---------------------------------------------------------------------------------
 
 
+class SeriesGame(Answer):
+    """A club night's table: the evening and where in it the game was played."""
+
+    event: str = Field(description="the evening's id")
+    name: str = Field(description="the evening's name")
+    series: int
+    table: int
+
+
 class ClubGame(Answer):
     """A game of the club, as its list shows it."""
 
@@ -56,6 +65,9 @@ class ClubGame(Answer):
     winner: str | None
     winners: list[str]
     date: str = Field(description="ISO 8601, UTC: when the game was created")
+    series: SeriesGame | None = Field(
+        default=None, description="a club night's table (a series game); null: a game of its own"
+    )
 
     @classmethod
     def of(cls, line: GameLine) -> ClubGame:

@@ -22,8 +22,10 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def csv_text(rows: Iterable[Sequence[Any]]) -> str:
-    """The rows as CSV text, every cell through `csv_cell`."""
+def csv_text(rows: Iterable[Sequence[Any]], *, delimiter: str = ",") -> str:
+    """The rows as CSV text, every cell through `csv_cell`; `delimiter` ";" where the
+    language writes decimals with a comma (as its spreadsheets read CSV)."""
     buffer = io.StringIO()
-    csv.writer(buffer).writerows([csv_cell(cell) for cell in row] for row in rows)
+    writer = csv.writer(buffer, delimiter=delimiter)
+    writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()

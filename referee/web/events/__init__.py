@@ -10,6 +10,7 @@ engine before it commits (`backup_checks`).
 from flask import Blueprint
 from flask.blueprints import BlueprintSetupState
 
+from referee.web.clubs.api import find_series_with
 from referee.web.core import signals
 
 bp = Blueprint("events", __name__)
@@ -18,6 +19,7 @@ from . import routes, service  # noqa: E402,F401
 
 
 @bp.record_once
-def _subscribe(_state: BlueprintSetupState) -> None:
+def _subscribe(state: BlueprintSetupState) -> None:
     signals.game_writing.connect(service.on_game_writing)
     signals.game_written.connect(service.on_game_written)
+    find_series_with(state.app, service.series_games)  # the club's JSON marks series games

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask_babel import format_date, gettext
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from referee.engine.events import Event, Series
@@ -187,58 +188,158 @@ def render_standings(event: Event, lang: str, paper: str) -> Built:
     return Built(body=body, etag=etag_of(body), pages=pages)
 
 
+@dataclass(frozen=True)
+class _Column:
+    label: str
+    width: float
+    right: bool = True  # figures: right-aligned
+
+
+#: The type of the standings' rows and of their column labels.
+ROW_SIZE = 10.5
+LABEL_SIZE = 8.0
+ROW_STEP = 17.0
+
+
+def _standings_columns(event: Event, page_width: float) -> list[_Column]:
+    """Place, player, each series' tournament points, then the evening's tournament points,
+    points, rounds and tables won: the figures as wide as their labels need (wrapped over up
+    to three lines), the name taking the rest."""
+    drawn = [s.number for s in event.series]
+    figures = [
+        *(gettext("Series %(number)s", number=n) for n in drawn),
+        gettext("Tournament points"),
+        gettext("Points"),
+        gettext("Rounds"),
+        gettext("Tables won"),
+    ]
+    columns = [_Column(gettext("Place"), 30.0, right=False), _Column(gettext("Player"), 0.0, False)]
+    for label in figures:
+        longest = max(pdfmetrics.stringWidth(w, FONT_BOLD, LABEL_SIZE) for w in label.split())
+        columns.append(_Column(label, max(34.0, longest + 8.0)))
+    name = page_width - 2 * MARGIN - sum(c.width for c in columns)
+    columns[1] = replace(columns[1], width=max(110.0, name))
+    return columns
+
+
 def _draw_standings(canvas: Canvas, event: Event, board: Standings, paper: str) -> int:
-    width, height = PAPERS[paper]
+    width, height = _standings_page(event, paper)
+    canvas.setPageSize((width, height))
     day = format_date(event.date, format="long")
-    columns = [
-        (gettext("Place"), MARGIN, False), (gettext("Player"), MARGIN + 44, False),
-        (gettext("Tournament points"), width - MARGIN - 190, True),
-        (gettext("Points"), width - MARGIN - 110, True),
-        (gettext("Rounds"), width - MARGIN - 55, True),
-        (gettext("Tables won"), width - MARGIN, True),
-    ]  # fmt: skip
+    columns = _standings_columns(event, width)
+    footer = _standings_footer(event, board, width)
     rows: list[StandingsRow | None] = list(board.rows) or [None]
     pages, y = 0, 0.0
     for index, row in enumerate(rows):
-        if index == 0 or y < MARGIN + 40:
+        if index == 0 or y < MARGIN + 14 * len(footer) + ROW_STEP:
             if pages:
+                _draw_footer(canvas, footer)
                 canvas.showPage()
+                canvas.setPageSize((width, height))
             pages += 1
             y = _standings_head(canvas, event, day, width, height, columns)
         if row is None:
+            canvas.setFont(FONT, ROW_SIZE)
             canvas.drawString(MARGIN, y, gettext("No table has a result yet."))
             break
-        cells = [str(row.place), row.name, points_text(row.tournament_points), str(row.points),
-                 str(row.rounds), str(row.tables_won)]  # fmt: skip
-        canvas.setFont(FONT_BOLD if index < 3 else FONT, 11)
-        for (_, x, right), text in zip(columns, cells, strict=True):
-            if right:
-                canvas.drawRightString(x, y, text)
-            else:
-                canvas.drawString(x, y, shorten(text, width - 2 * MARGIN - 250, 11, FONT))
-        y -= 18
-    canvas.setFont(FONT, 9)
-    canvas.setFillColorRGB(*MUTED)
-    canvas.drawString(MARGIN, MARGIN, shorten(ranking_sentence(board), width - 2 * MARGIN, 9, FONT))
+        _draw_standings_row(canvas, event, row, columns, y, bold=index < 3)
+        y -= ROW_STEP
+    _draw_footer(canvas, footer)
     canvas.showPage()
     return pages
 
 
+def _standings_page(event: Event, paper: str) -> tuple[float, float]:
+    """Portrait, or landscape where the series' columns leave a name too little room."""
+    width, height = PAPERS[paper]
+    columns = _standings_columns(event, width)
+    return (height, width) if columns[1].width <= 110.0 else (width, height)
+
+
+def _row_cells(event: Event, row: StandingsRow) -> list[str]:
+    name = row.name if row.present else f"{row.name} ({gettext('left')})"
+    marked = "*" if row.provisional else ""
+    per_series = []
+    for drawn in event.series:
+        score = row.score_in(drawn.number)
+        per_series.append(
+            "–"
+            if score is None
+            else points_text(score.tournament_points) + ("" if score.finished else "*")
+        )
+    return [
+        str(row.place), name, *per_series, points_text(row.tournament_points) + marked,
+        str(row.points) + marked, str(row.rounds), str(row.tables_won),
+    ]  # fmt: skip
+
+
+def _draw_standings_row(
+    canvas: Canvas, event: Event, row: StandingsRow, columns: Sequence[_Column], y: float, *,
+    bold: bool,
+) -> None:  # fmt: skip
+    font = FONT_BOLD if bold else FONT
+    canvas.setFillColorRGB(*(MUTED if not row.present else INK))
+    x = MARGIN
+    for column, text in zip(columns, _row_cells(event, row), strict=True):
+        canvas.setFont(font, ROW_SIZE)
+        if column.right:
+            canvas.drawRightString(x + column.width - 4, y, text)
+        else:
+            size = fit(text, font, ROW_SIZE, column.width - 6)  # a long name smaller, whole
+            canvas.setFont(font, size)
+            canvas.drawString(x, y, text)
+        x += column.width
+    canvas.setFillColorRGB(*INK)
+
+
+def _standings_footer(event: Event, board: Standings, width: float) -> list[str]:
+    """The ranking in words (and what a * means), wrapped to the page: never cut."""
+    said = ranking_sentence(board)
+    if any(row.provisional for row in board.rows):
+        said = f"{gettext('* A table of theirs is still playing: provisional.')} {said}"
+    return list(simpleSplit(said, FONT, 9, width - 2 * MARGIN))
+
+
+def _draw_footer(canvas: Canvas, lines: Sequence[str]) -> None:
+    canvas.setFont(FONT, 9)
+    canvas.setFillColorRGB(*MUTED)
+    y = MARGIN + 11 * (len(lines) - 1)
+    for line in lines:
+        canvas.drawString(MARGIN, y, line)
+        y -= 11
+    canvas.setFillColorRGB(*INK)
+
+
 def _standings_head(
     canvas: Canvas, event: Event, day: str, width: float, height: float,
-    columns: Sequence[tuple[str, float, bool]],
+    columns: Sequence[_Column],
 ) -> float:  # fmt: skip
     top = height - MARGIN
     canvas.setFillColorRGB(*INK)
-    title = f"{event.name} — {gettext('Standings of the evening')}"
+    which = gettext("Final standings") if event.finished else gettext("Standings of the evening")
+    title = f"{event.name} — {which}"
     canvas.setFont(FONT_BOLD, fit(title, FONT_BOLD, 18, width - 2 * MARGIN))
     canvas.drawString(MARGIN, top - 16, title)
     canvas.setFont(FONT, 10)
     canvas.setFillColorRGB(*MUTED)
     canvas.drawString(MARGIN, top - 32, f"{day} · {words.variant_name(event.variant)}")
-    canvas.setFont(FONT_BOLD, 9)
-    y = top - 60
-    for label, x, right in columns:
-        (canvas.drawRightString if right else canvas.drawString)(x, y, label)
+    # Each label wrapped to its column (up to three lines), set on the same baseline.
+    wrapped = [simpleSplit(c.label, FONT_BOLD, LABEL_SIZE, c.width - 6)[:3] for c in columns]
+    lines = max(len(w) for w in wrapped)
+    bottom = top - 52 - (lines - 1) * 9.5
+    canvas.setFont(FONT_BOLD, LABEL_SIZE)
+    x = MARGIN
+    for column, label in zip(columns, wrapped, strict=True):
+        y = bottom + (len(label) - 1) * 9.5
+        for line in label:
+            if column.right:
+                canvas.drawRightString(x + column.width - 4, y, line)
+            else:
+                canvas.drawString(x, y, line)
+            y -= 9.5
+        x += column.width
+    canvas.setStrokeColorRGB(*MUTED)
+    canvas.setLineWidth(0.5)
+    canvas.line(MARGIN, bottom - 5, width - MARGIN, bottom - 5)
     canvas.setFillColorRGB(*INK)
-    return y - 20
+    return bottom - 20

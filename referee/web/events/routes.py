@@ -287,11 +287,12 @@ def export_json(club_id: str, event_id: str) -> ResponseReturnValue:
 @bp.get("/clubs/<club_id>/events/<event_id>.csv")
 def export_csv(club_id: str, event_id: str) -> ResponseReturnValue:
     stored = event_or_404(club_id, event_id)
-    return _download(stored, exports.to_csv(stored), "text/csv", ".csv")
+    return _download(stored, exports.to_csv(stored, _pdf_language(stored)), "text/csv", ".csv")
 
 
 def _pdf_language(stored: StoredEvent) -> str:
-    """The evening's language, or the one `?lang` names (a 400 for one we do not speak)."""
+    """A file's language: the evening's, or the one `?lang` names (a 400 for one we do not
+    speak)."""
     asked = request.args.get("lang")
     if asked is None:
         return stored.lang
@@ -352,6 +353,13 @@ def evenings_of_club_context() -> dict[str, object]:
         return [(eid, name, day) for eid, name, day, _ in service.of_club(club_id)]
 
     return {"club_evenings": club_evenings}
+
+
+@bp.app_context_processor
+def series_games_context() -> dict[str, object]:
+    """The club page marks its games that were a club night's tables (clubs never import
+    events): `series_games(ids)` -> {game id: {event, name, series, table}}."""
+    return {"series_games": service.series_games}
 
 
 @bp.app_context_processor

@@ -127,6 +127,14 @@ of_club = store.of_club
 table_of_game = store.table_of_game
 
 
+def series_games(game_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Which of these games were a club night's tables, as the club's JSON says each."""
+    return {
+        game_id: {"event": event_id, "name": name, "series": series, "table": table}
+        for game_id, (event_id, name, series, table) in store.series_of_games(game_ids).items()
+    }
+
+
 def load_in(club_id: str, event_id: str) -> StoredEvent | None:
     """The evening, when it is of that club (else None: a 404)."""
     stored = store.load(event_id)

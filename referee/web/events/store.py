@@ -254,6 +254,27 @@ def table_of_game(game_id: str) -> AtTable | None:
     )
 
 
+def series_of_games(game_ids: list[str]) -> dict[str, tuple[str, str, int, int]]:
+    """Which of these games are a club night's tables: game id -> (event id, event name,
+    series, table); one query."""
+    wanted = [game_id for game_id in game_ids if ids.valid_id(game_id)]
+    if not wanted:
+        return {}
+    with database().reading() as conn:
+        rows = conn.execute(
+            select(
+                event_games.c.game_id,
+                events.c.id,
+                events.c.name,
+                event_games.c.series,
+                event_games.c.table_number,
+            )
+            .join(events, events.c.id == event_games.c.event_id)
+            .where(event_games.c.game_id.in_(wanted))
+        ).all()
+    return {r.game_id: (r.id, r.name, r.series, r.table_number) for r in rows}
+
+
 def version_on(conn: Connection, event_id: str) -> int | None:
     """The evening's row version, read on `conn` (a restore compares it with its state's)."""
     found: int | None = conn.execute(

@@ -21,8 +21,6 @@ from referee.web.messages import describe, describe_reason
 from referee.web.qr import qr_response
 from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
 
-from .presenting import round_heading
-
 from . import bp, queries, service
 from .access import editable_game, editable_or_403, game_or_404, recent, remember
 from .exports import game_json, to_csv
@@ -33,7 +31,7 @@ from .forms import (
     house_rule_field_names,
 )
 from .links import edit_url, view_url
-from .presenting import live_etag, page_context
+from .presenting import live_etag, page_context, round_heading
 
 
 def _recent() -> list[tuple[queries.StoredGame, str]]:

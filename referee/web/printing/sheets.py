@@ -48,6 +48,8 @@ ACCENT = (0.043, 0.31, 0.66)
 SHADE = (0.93, 0.95, 0.98)
 RULE = (0.55, 0.55, 0.55)
 MUTED = (0.3, 0.3, 0.3)
+#: What a column's parts are called (round, total) and who dealt: dark enough to read at once.
+HINT = (0.2, 0.2, 0.2)
 SUIT_RED = (0.75, 0.0, 0.09)  # as .pc-red on the rule card
 
 _font_lock = threading.Lock()
@@ -419,18 +421,36 @@ def _draw_header(canvas: Canvas, sheet: Sheet, grid: _Grid) -> None:
     for seat, name in enumerate(sheet.players):
         left = grid.column(seat)
         if name:
-            canvas.setFont(FONT_BOLD, fit(name, FONT_BOLD, 11, grid.player - 6))
-            canvas.drawCentredString(left + grid.player / 2, grid.top - 19, name)
+            _draw_name(canvas, name, left + grid.player / 2, grid.top - 19, grid.player - 6)
         else:
             canvas.setStrokeColorRGB(*RULE)
             canvas.setLineWidth(0.5)
             canvas.line(left + 5, grid.top - 22, left + grid.player - 5, grid.top - 22)
-        canvas.setFillColorRGB(*MUTED)
+        canvas.setFillColorRGB(*HINT)
         middle = left + grid.score / 2
-        draw_label(canvas, labels["score"], FONT, 6.5, grid.score - 2, middle, label_y)
+        draw_label(canvas, labels["score"], FONT, 7.5, grid.score - 2, middle, label_y)
         strip = grid.player - grid.score - 2
-        draw_label(canvas, labels["total"], FONT, 6.5, strip, grid.total_x(seat), label_y)
+        draw_label(canvas, labels["total"], FONT, 7.5, strip, grid.total_x(seat), label_y)
         canvas.setFillColorRGB(*INK)
+
+
+#: The smallest a name at the head of its column is set on one line; smaller, it takes two.
+NAME_ONE_LINE = 8.5
+
+
+def _draw_name(canvas: Canvas, name: str, middle: float, y: float, width: float) -> None:
+    """A player's name over their column, whole: on one line where it fits at a readable
+    size, else over two lines ("Christabella / Vandenbergh")."""
+    size = fit(name, FONT_BOLD, 11, width)
+    first, _, rest = name.partition(" ")
+    if size >= NAME_ONE_LINE or not rest:
+        canvas.setFont(FONT_BOLD, size)
+        canvas.drawCentredString(middle, y, name)
+        return
+    size = min(fit(first, FONT_BOLD, 10, width), fit(rest, FONT_BOLD, 10, width))
+    canvas.setFont(FONT_BOLD, size)
+    canvas.drawCentredString(middle, y + 5, first)
+    canvas.drawCentredString(middle, y - size + 4, rest)
 
 
 def _draw_row(canvas: Canvas, sheet: Sheet, grid: _Grid, index: int, row: SheetRow) -> None:
@@ -512,10 +532,10 @@ def _draw_contract(
         canvas.drawString(grid.x_contract + 4, y, line)
         y -= 9.5
     if row.dealer:
-        canvas.setFont(FONT, 6.5)
-        canvas.setFillColorRGB(*MUTED)
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColorRGB(*HINT)
         text = f"{labels['dealer']}: {row.dealer}"
-        canvas.drawString(grid.x_contract + 4, y + 1, shorten(text, grid.contract - 8, 6.5, FONT))
+        canvas.drawString(grid.x_contract + 4, y + 1, shorten(text, grid.contract - 8, 7.5, FONT))
         canvas.setFillColorRGB(*INK)
 
 
