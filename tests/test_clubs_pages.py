@@ -36,7 +36,9 @@ def _tables(html: str) -> list[list[list[str]]]:
         rows = []
         for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
             cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
-            rows.append([unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+            # A header's soft hyphens (formats.hyphenated) are where it may break: not text.
+            text = [unescape(re.sub(r"<[^>]+>", "", c)).replace("\xad", "") for c in cells]
+            rows.append([t.strip() for t in text])
         out.append(rows)
     return out
 

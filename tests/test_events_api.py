@@ -93,9 +93,9 @@ def test_the_17_player_evening_through_the_api_equals_the_hand_count(
     evening = client.get(base).get_json()
     assert evening["finished"] and evening["next_series"] is None
     assert all(t["edit_url"] is None for s in evening["series"] for t in s["tables"])  # no token
-    # A table's page says where the series ends (its game goes on to 7 rounds otherwise).
+    # A table's page says its series is over (its game ended with the series' 2 rounds).
     page = client.get(third["tables"][0]["edit_url"]).get_data(as_text=True)
-    assert "The series ends after 2 rounds." in page
+    assert "Series 3 is over at this table." in page
     # The club's ratings moved with each finished table, as for any club game.
     stats = client.get(f"/api/v1/clubs/{club['id']}/stats").get_json()
     rated = [p for p in stats["players"] if p["rating"] is not None]

@@ -45,6 +45,7 @@ SHELL: Final = (
     "js/outbox-core.js",
     "js/outbox.js",
     "js/clubs.js",
+    "js/names.js",
     "favicon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",

@@ -72,7 +72,7 @@ def to_csv(stored: StoredEvent, lang: str) -> str:
     event = stored.event
     header = [
         gettext("Series"), gettext("Table"), gettext("Seat"), gettext("Player"),
-        gettext("Deals first"), gettext("Points"), gettext("Rounds"), gettext("Finished"),
+        gettext("Deals first"), gettext("Points"), gettext("Rounds"), gettext("Table finished"),
         gettext("Place at the table"), gettext("Tournament points"),
         gettext("Final place") if event.finished else gettext("Place in the evening"),
         gettext("Game"),

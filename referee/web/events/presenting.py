@@ -54,9 +54,27 @@ def split_sentence(rule: SplitRule) -> str:
                 tables=_tables(extra.sizes),
             )
         )
+    # Said as the rule a host reads: how many a table needs at least, and which other counts
+    # do not come out even, with what to do about it.
     if rule.impossible:
-        counts = ", ".join(str(n) for n in rule.impossible)
-        said.append(gettext("%(counts)s players cannot be seated.", counts=counts))
+        said.append(gettext("A table needs at least %(min)d players.", min=rule.smallest))
+    uneven = [n for n in rule.impossible if n >= rule.smallest]
+    if rule.smallest == rule.largest:
+        said.append(
+            gettext(
+                "Every table seats exactly %(size)d: when the players do not come out even, "
+                "check one more in or let one go.",
+                size=rule.smallest,
+            )
+        )
+    elif uneven:
+        said.append(
+            gettext(
+                "With %(counts)s players the tables do not come out even: check one more in, "
+                "or let one go.",
+                counts=", ".join(str(n) for n in uneven),
+            )
+        )
     return " ".join(said)
 
 
