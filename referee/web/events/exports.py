@@ -5,6 +5,7 @@ player and table in the evening's language, through the codebase's one CSV write
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Final
 
 from flask_babel import gettext
@@ -63,6 +64,13 @@ def read_event_file(data: Any) -> tuple[Event, str]:
     return event, lang if lang in LANGUAGES else "en"
 
 
+def _points_cell(value: Fraction) -> int | str:
+    """Tournament points as a cell: a whole number stays a number; a shared place's share is
+    written with the language's decimal sign ("1,5"), never as a fraction ("3/2" reads as a
+    date)."""
+    return int(value) if value.denominator == 1 else points_text(value)
+
+
 @in_language
 def to_csv(stored: StoredEvent, lang: str) -> str:
     """A line per player and table, in `lang` (its headers and words, its decimal sign, and
@@ -71,7 +79,7 @@ def to_csv(stored: StoredEvent, lang: str) -> str:
     points, the player's place in the evening (final once every table finished), game."""
     event = stored.event
     header = [
-        gettext("Series"), gettext("Table"), gettext("Seat"), gettext("Player"),
+        gettext("Series no."), gettext("Table"), gettext("Seat"), gettext("Player"),
         gettext("Deals first"), gettext("Points"), gettext("Rounds"), gettext("Table finished"),
         gettext("Place at the table"), gettext("Tournament points"),
         gettext("Final place") if event.finished else gettext("Place in the evening"),
@@ -93,7 +101,7 @@ def to_csv(stored: StoredEvent, lang: str) -> str:
                     "" if result is None else result.rounds,
                     "" if result is None else (yes if result.finished else no),
                     "" if score is None else score.place,
-                    "" if score is None else points_text(score.tournament_points),
+                    "" if score is None else _points_cell(score.tournament_points),
                     places.get(name, ""),
                     table.game_id or "",
                 ])  # fmt: skip
