@@ -283,6 +283,6 @@ def test_the_table_cards_sheet_prints_the_series_rounds(client: FlaskClient) -> 
 def test_the_table_rule_is_said_as_a_host_reads_it(
     client: FlaskClient, sizes: dict[str, int], said: str
 ) -> None:
-    club, base = _evening(client, lang="en", table_size=sizes)
+    _, base = _evening(client, lang="en", table_size=sizes)
     page = client.get(base.replace("/api/v1", "")).get_data(as_text=True)
     assert said in page and "cannot be seated" not in page and "1, 2" not in page
