@@ -40,6 +40,9 @@ def _found_club_and_evening(host: Page, base: str) -> None:
     host.locator("a[href$='/events/new']").tap()
     # "Rounds a series" shows only once a series ends after a number of rounds.
     expect(host.locator("#series_rounds")).to_be_hidden()
+    assert sideways(host) == 0
+    assert _in_both_schemes(host) == {"light": [], "dark": []}
+    host.emulate_media(color_scheme="dark")
     host.locator("#series").fill("3")
     host.locator("input[name=ends][value=rounds]").check()
     expect(host.locator("#series_rounds")).to_be_visible()
