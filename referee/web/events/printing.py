@@ -24,7 +24,7 @@ from referee.web.i18n import in_language
 from referee.web.printing.cache import Cached, pdf_cache
 from referee.web.printing.pdfs import Built, etag_of
 from referee.web.printing.sheet_extras import draw_qr
-from referee.web.printing.sheet_words import fit, shorten
+from referee.web.printing.sheet_words import fit
 from referee.web.printing.sheets import (
     FONT,
     FONT_BOLD,
@@ -147,7 +147,9 @@ def _draw_card(
         canvas.setFillColorRGB(*INK)
         canvas.setFont(FONT_BOLD, 22)
         canvas.drawString(MARGIN, y, f"{seat}.")
-        canvas.drawString(MARGIN + 40, y, shorten(name, width - 2 * MARGIN - 200, 22, FONT_BOLD))
+        # The whole name, smaller where it is long (a 24-letter name is never cut).
+        canvas.setFont(FONT_BOLD, fit(name, FONT_BOLD, 22, width - 2 * MARGIN - 160))
+        canvas.drawString(MARGIN + 40, y, name)
         if seat - 1 == dealer:
             canvas.setFont(FONT, 13)
             canvas.setFillColorRGB(*ACCENT)
