@@ -143,6 +143,7 @@ def test_a_past_series_cannot_be_undone_or_corrected_until_the_host_reopens_it(
     board = client.get(f"{base}/standings").get_json()
     # The host reopens it: the table may take back its round, and the standings say so.
     reopened = _series(client, club, base, {"series": 1, "action": "reopen"}).get_json()
+    assert client.get(f"{base}/standings").get_json()["reopened"] == [1]
     assert reopened["series"][0]["reopened"] and not reopened["series"][0]["closed"]
     assert (
         client.post(f"/api/v1/games/{table['game']}/undo", headers=_auth(token)).status_code == 200

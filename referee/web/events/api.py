@@ -242,7 +242,8 @@ def standings(club_id: str, event_id: str) -> ResponseReturnValue:
     if stored is None:
         return _error(404, "event_not_found")
     board = stored.event.standings(**_board_args())
-    return jsonify(schemas.StandingsAnswer.of(board, ranking_sentence(board)).model_dump())
+    answer = schemas.StandingsAnswer.of(board, ranking_sentence(board), stored.event.reopened)
+    return jsonify(answer.model_dump())
 
 
 def _board_args() -> dict[str, Any]:

@@ -257,14 +257,20 @@ class StandingsAnswer(Answer):
     series: list[int] = Field(description="the series counted")
     ranking: list[str] = Field(description="what ranks the rows, first to last tie-break")
     tie_breaks: str = Field(description="the ranking in words, in the request's language")
+    reopened: list[int] = Field(
+        default_factory=list,
+        description="series the host reopened after the next was drawn: their results may "
+        "still change",
+    )
     rows: list[StandingsLine]
 
     @classmethod
-    def of(cls, board: Standings, sentence: str) -> StandingsAnswer:
+    def of(cls, board: Standings, sentence: str, reopened: tuple[int, ...] = ()) -> StandingsAnswer:
         return cls(
             by=board.by.value,
             series=list(board.series),
             ranking=[c.value for c in board.ranking],
             tie_breaks=sentence,
+            reopened=[n for n in reopened if n in board.series],
             rows=[StandingsLine.of(r) for r in board.rows],
         )
