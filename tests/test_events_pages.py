@@ -148,7 +148,7 @@ def test_the_evening_as_json_and_csv(client: FlaskClient) -> None:
     assert data["format"] == "rummy-referee-event" and data["event"]["players"][0]["name"] == "=cmd"
     assert client.get(f"{view}.csv").status_code == 200
     rows = list(csv.reader(io.StringIO(client.get(f"{view}.csv").get_data(as_text=True))))
-    assert rows[0][:4] == ["Series", "Table", "Seat", "Player"]
+    assert rows[0][:4] == ["Series no.", "Table", "Seat", "Player"]
     assert NAMES  # the engine's names are the API test's; here a formula-looking name is kept
 
 
