@@ -12,7 +12,7 @@ import logging
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from flask import Flask
@@ -278,6 +278,52 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(probed: FlaskCli
     for cell in ("\tx", "\rx", "=1+1"):
         assert csv_cell(cell).startswith("'")
     assert csv_cell(-5) == -5 and csv_cell("Ann") == "Ann"
+
+
+#: The formula starts of a fullwidth (East Asian) keyboard and their small forms: a
+#: spreadsheet folds each to the plain one and runs the cell.
+WIDE_FORMULAS: Final = ["＝HYPERLINK(1)", "＋Bo", "－Cy", "＠Di", "﹦Ed", "﹢Flo", "﹣Gus", "﹫Hal"]
+
+
+def _csv(client: FlaskClient, path: str) -> list[list[str]]:
+    answer = client.get(path)
+    assert answer.status_code == 200, path
+    return list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+
+
+def test_fullwidth_formula_characters_are_neutralised_in_every_csv(probed: FlaskClient) -> None:
+    """Issue 34: a fullwidth ＝ started a cell unescaped. A club's game, the club's CSV and a
+    club night's CSV, each naming the same players."""
+    club = probed.post("/api/v1/clubs", json={"name": "＝Thursdays"}).get_json()
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    names = WIDE_FORMULAS[:4]
+    game = probed.post("/api/v1/games", json={"variant": "contract", "players": names,
+                                              "club": club["id"]}, headers=auth).get_json()  # fmt: skip
+    results = [{"player": names[0], "went_out": True}] + [
+        {"player": name, "penalty": 10} for name in names[1:]
+    ]
+    probed.post(f"/api/v1/games/{game['id']}/rounds", json={"round": 1, "results": results},
+                headers={"Authorization": f"Bearer {game['edit_token']}"})  # fmt: skip
+    events = f"/api/v1/clubs/{club['id']}/events"
+    evening = probed.post(events, json={"name": "＠Night", "variant": "contract"},
+                          headers=auth).get_json()  # fmt: skip
+    probed.post(f"{events}/{evening['id']}/players", json={"names": WIDE_FORMULAS}, headers=auth)
+    drawn = probed.post(f"{events}/{evening['id']}/series", json={"series": 1, "start": False},
+                        headers=auth)  # fmt: skip
+    assert drawn.status_code == 200, drawn.get_json()
+    cells = [
+        cell
+        for path in (f"/games/{game['id']}.csv", f"/clubs/{club['id']}.csv",
+                     f"/clubs/{club['id']}/events/{evening['id']}.csv")  # fmt: skip
+        for row in _csv(probed, path)
+        for cell in row
+    ]
+    wide = [cell for cell in cells if cell.lstrip("'")[:1] in set("＝＋－＠﹦﹢﹣﹫")]
+    assert {cell.lstrip("'") for cell in wide} >= set(WIDE_FORMULAS)
+    assert all(cell.startswith("'") for cell in wide), wide
+    for cell in (" =1", "\u3000＝1", "\nx"):
+        assert csv_cell(cell).startswith("'")
+    assert csv_cell("Ｚoë") == "Ｚoë"
 
 
 # -- hosts, proxies, cookies -----------------------------------------------------------------
