@@ -297,8 +297,8 @@ def test_fullwidth_formula_characters_are_neutralised_in_every_csv(probed: Flask
     club = probed.post("/api/v1/clubs", json={"name": "＝Thursdays"}).get_json()
     auth = {"Authorization": f"Bearer {club['edit_token']}"}
     names = WIDE_FORMULAS[:4]
-    game = probed.post("/api/v1/games", json={"variant": "contract", "players": names,
-                                              "club": club["id"]}, headers=auth).get_json()  # fmt: skip
+    new_game = {"variant": "contract", "players": names, "club": club["id"]}
+    game = probed.post("/api/v1/games", json=new_game, headers=auth).get_json()
     results = [{"player": names[0], "went_out": True}] + [
         {"player": name, "penalty": 10} for name in names[1:]
     ]
@@ -313,8 +313,11 @@ def test_fullwidth_formula_characters_are_neutralised_in_every_csv(probed: Flask
     assert drawn.status_code == 200, drawn.get_json()
     cells = [
         cell
-        for path in (f"/games/{game['id']}.csv", f"/clubs/{club['id']}.csv",
-                     f"/clubs/{club['id']}/events/{evening['id']}.csv")  # fmt: skip
+        for path in (
+            f"/games/{game['id']}.csv",
+            f"/clubs/{club['id']}.csv",
+            f"/clubs/{club['id']}/events/{evening['id']}.csv",
+        )
         for row in _csv(probed, path)
         for cell in row
     ]
