@@ -73,9 +73,13 @@ def error_message(error: HTTPException) -> str:
 
 
 def _with_allow(response: Response, error: HTTPException) -> Response:
+    """The error's own headers that say what to do next: Allow (405), Retry-After (429)."""
     valid_methods = getattr(error, "valid_methods", None)
     if valid_methods:
         response.headers["Allow"] = ", ".join(valid_methods)
+    retry_after = dict(error.get_headers()).get("Retry-After")
+    if retry_after and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = retry_after
     return response
 
 
