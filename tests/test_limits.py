@@ -10,7 +10,7 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -43,16 +43,27 @@ def _app(tmp_path: Path, **config: Any) -> Flask:
 
 
 @pytest.fixture
-def limited(tmp_path: Path) -> Iterator[Flask]:
-    app = _app(
-        tmp_path,
+def limited_with(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+    """Apps with the limits asked for (each in a folder of its own), closed at the end."""
+    made: list[Flask] = []
+
+    def make(**limits: str) -> Flask:
+        made.append(_app(tmp_path / f"app-{len(made)}", **limits))
+        return made[-1]
+
+    yield make
+    for app in made:
+        database(app).dispose()
+
+
+@pytest.fixture
+def limited(limited_with: Callable[..., Flask]) -> Flask:
+    return limited_with(
         RATELIMIT_SOLVE="2 per minute",
         RATELIMIT_CREATE="2 per minute",
         RATELIMIT_WRITES="3 per minute",
         RATELIMIT_IMPORTS="1 per minute",
     )
-    yield app
-    database(app).dispose()
 
 
 def test_solve_past_its_limit_is_a_429_in_json_in_the_requests_language(limited: Flask) -> None:
@@ -176,16 +187,13 @@ def test_the_limits_are_read_from_the_environment(
 
 
 @pytest.fixture
-def tight(tmp_path: Path) -> Iterator[Flask]:
-    app = _app(
-        tmp_path,
+def tight(limited_with: Callable[..., Flask]) -> Flask:
+    return limited_with(
         RATELIMIT_EVENTS="3 per minute",
         RATELIMIT_CHECKS="2 per minute",
         RATELIMIT_SOLVE="1 per minute",
         RATELIMIT_PDF="2 per minute",
     )
-    yield app
-    database(app).dispose()
 
 
 def test_club_night_writes_from_the_page_and_the_api_share_one_count(tight: Flask) -> None:
