@@ -20,6 +20,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' own modules import each other (conftest)
 
 import schemathesis  # noqa: E402
 from flask import Flask  # noqa: E402

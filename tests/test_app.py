@@ -260,16 +260,34 @@ def csrf_client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def test_form_without_token_is_refused_and_keeps_the_input(csrf_client: FlaskClient) -> None:
+#: What a browser sends with a post from one of this site's pages (the test client's host).
+SAME_SITE = {"Origin": "http://localhost"}
+
+
+def _token_of_another_session(client: FlaskClient) -> str:
+    """A CSRF token this server signed, for a session that is not the phone's any more (its
+    cookie lost since the page was drawn: the form has "expired")."""
+    page = client.application.test_client().get("/_probe/form").get_data(as_text=True)
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="csrf_token" value="([^"]+)"', page
+    )
+    assert found is not None, page[:500]
+    return found.group(1)
+
+
+def test_an_expired_form_is_refused_and_keeps_the_input(csrf_client: FlaskClient) -> None:
+    stale = _token_of_another_session(csrf_client)
     response = csrf_client.post(
-        "/_probe/form?lang=nl", data={"player": "Ann <3", "penalty": "35", "csrf_token": "stale"}
+        "/_probe/form?lang=nl",
+        data={"player": "Ann <3", "penalty": "35", "csrf_token": stale},
+        headers=SAME_SITE,
     )
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "Dit formulier was verlopen" in page
     assert '<input type="hidden" name="player" value="Ann &lt;3">' in page
     assert '<input type="hidden" name="penalty" value="35">' in page
-    assert 'value="stale"' not in page
+    assert f'value="{stale}"' not in page
     assert 'action="/_probe/form?lang=nl"' in page
 
     # Pressing "Send again" posts the kept input with the fresh token, and it goes through.
@@ -278,9 +296,43 @@ def test_form_without_token_is_refused_and_keeps_the_input(csrf_client: FlaskCli
     again = csrf_client.post(
         "/_probe/form?lang=nl",
         data={"player": "Ann <3", "penalty": "35", "csrf_token": token.group(1)},
+        headers=SAME_SITE,
     )
     assert again.status_code == 200
     assert again.get_data(as_text=True) == "saved Ann <3 35"
+
+
+@pytest.mark.parametrize(
+    ("token", "headers"),
+    [
+        (None, {"Origin": "https://evil.example"}),  # a cross-site post, no token
+        (None, SAME_SITE),  # no token at all
+        ("forged", SAME_SITE),  # a token this server never gave
+        ("ours", {"Origin": "https://evil.example"}),  # the attacker's own session's token
+        ("ours", {"Sec-Fetch-Site": "cross-site"}),
+        ("ours", {"Referer": "https://evil.example/page"}),
+        ("ours", {"Origin": "null"}),
+        ("ours", {}),  # a browser that says nothing of where it posted from
+    ],
+)
+def test_a_post_that_did_not_come_from_our_page_is_never_offered_again(
+    csrf_client: FlaskClient, token: str | None, headers: dict[str, str]
+) -> None:
+    """Issue 34: the CSRF failure page offered the forged post again with a fresh token, so one
+    tap completed a cross-site post. Nothing of it comes back, and no token to send it with."""
+    data = {"player": "Mallory", "penalty": "99"}
+    if token is not None:
+        data["csrf_token"] = _token_of_another_session(csrf_client) if token == "ours" else token
+    response = csrf_client.post("/_probe/form?lang=de", data=data, headers=headers)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Mallory" not in page and 'method="post"' not in page
+    assert 'name="csrf_token"' not in page
+    assert "Es wurde nichts gesendet" in page and "daher wurde nichts gespeichert" in page
+    as_json = csrf_client.post(
+        "/_probe/form", data=data, headers={**headers, "Accept": "application/json"}
+    )
+    assert as_json.get_json()["error"]["code"] == "csrf_failed"
 
 
 def test_api_is_exempt_from_csrf(csrf_client: FlaskClient) -> None:

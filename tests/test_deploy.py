@@ -316,3 +316,52 @@ def test_a_stream_comes_through_nginx_unbuffered_with_the_configs_saying_so(
         stream = stream[: stream.index("}")]
         assert "proxy_buffering off;" in stream and "proxy_read_timeout 60s;" in stream, name
     assert "listen 443 ssl http2;" in (DEPLOY / "nginx-rummy-referee.conf").read_text()
+
+
+# -- issue 34: a malformed chunked body, a forged prefix ------------------------------------------
+
+
+def _raw(port: int, request: bytes) -> tuple[int, bytes]:
+    """`request` sent as it is to gunicorn: the answer's status and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        b'zz\r\n{"variant": "contract"}\r\n0\r\n\r\n',  # a size that is no number
+        b"-1\r\nx\r\n0\r\n\r\n",  # a negative size
+        b"3\r\nabcdef\r\n0\r\n\r\n",  # more data than the size said
+        b"3\r\nabc\r\n0\r\nTrailer\r\n\r\n",  # a trailer that is no header
+    ],
+)
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("/api/v1/meld", "application/json"), ("/", "application/x-www-form-urlencoded")],
+)
+def test_a_malformed_chunked_body_is_a_400_under_gunicorn(
+    served: Served, chunks: bytes, path: str, kind: str
+) -> None:
+    """Issue 34: gunicorn's chunk reader raised inside the language detection: a 500."""
+    head = (f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {kind}\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")  # fmt: skip
+    status, body = _raw(served.gunicorn_port, head.encode() + chunks)
+    assert status == 400, body[:300]
+    if path.startswith("/api/"):
+        assert json.loads(body)["error"]["code"] == "bad_request"
+    assert _ask(served, "GET", "/healthz")[0] == 200  # the worker is fine
+
+
+def test_gunicorn_reached_directly_never_sends_a_link_off_site(served: Served) -> None:
+    """Issue 34: `X-Forwarded-Prefix: //evil.example` (PROXY_FIX=1, gunicorn reached directly)
+    sent redirects and links off-site. From this machine (the proxy's address) it is a 400."""
+    head = ("GET /rules/zioncheck HTTP/1.1\r\nHost: localhost\r\n"
+            "X-Forwarded-Prefix: //evil.example\r\nConnection: close\r\n\r\n")  # fmt: skip
+    status, body = _raw(served.gunicorn_port, head.encode())
+    assert status == 400 and b"evil" not in body

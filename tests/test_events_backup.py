@@ -7,14 +7,16 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from club_fixture import new_club, results_json
 from flask import Flask
+from sqlalchemy import inspect
 
 from referee.web import create_app
 from referee.web.backup import BackupError, dump, restore
-from referee.web.database import database
+from referee.web.database import database, make_engine
 
 
 def _evening(app: Flask) -> tuple[str, str, dict[str, object]]:
@@ -82,3 +84,78 @@ def test_an_evening_that_does_not_read_refuses_the_whole_restore(
             assert conn.execute(text("SELECT count(*) FROM games")).scalar() == 0
     finally:
         database(restored).dispose()
+
+
+# -- issue 34: an evening's tables must name its own club's games, as they are -----------------
+
+
+def _rows(document: dict[str, object], table: str) -> tuple[list[str], list[list[object]]]:
+    tables = document["tables"]
+    assert isinstance(tables, dict)
+    return tables[table]["columns"], tables[table]["rows"]
+
+
+def _first_table(document: dict[str, object]) -> dict[str, object]:
+    columns, rows = _rows(document, "events")
+    state = rows[0][columns.index("state")]
+    assert isinstance(state, dict)
+    table: dict[str, object] = state["series"][0]["tables"][0]
+    return table
+
+
+def _name_game(document: dict[str, object], game_id: str) -> None:
+    """The first table, and its event_games row, name `game_id` instead."""
+    table = _first_table(document)
+    old = table["game_id"]
+    table["game_id"] = game_id
+    columns, rows = _rows(document, "event_games")
+    for row in rows:
+        if row[columns.index("game_id")] == old:
+            row[columns.index("game_id")] = game_id
+
+
+def _name_missing_game(document: dict[str, object], _other: str) -> None:
+    """The first table names a game the backup does not have (its event_games row unchanged:
+    the database would refuse that one itself)."""
+    _first_table(document)["game_id"] = "n0SuchGame00000000000a"
+
+
+def _rename_seat(document: dict[str, object], _other: str) -> None:
+    """The first table's game with one player renamed: its rounds never reach the evening."""
+    game_id = _first_table(document)["game_id"]
+    columns, rows = _rows(document, "games")
+    for row in rows:
+        if row[columns.index("id")] == game_id:
+            players = row[columns.index("players")]
+            assert isinstance(players, list)
+            players[-1] = "Zed"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (_name_missing_game, "which the backup lacks"),
+        (_name_game, "not a game of its club"),
+        (_rename_seat, "game_seats_differ"),
+    ],
+    ids=["a game not there", "a game outside its club", "renamed players"],
+)
+def test_an_evening_naming_a_game_not_its_tables_refuses_the_whole_restore(
+    app: Flask, tmp_path: Path, spoil: Any, said: str
+) -> None:
+    _evening(app)
+    other = app.test_client().post(
+        "/api/v1/games", json={"variant": "contract", "players": ["Ann", "Bo", "Cy", "Di"]}
+    )
+    document = _backup(app)
+    spoil(document, other.get_json()["id"])
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    with pytest.raises(BackupError, match=rf"club night .*{said}") as refused:
+        restore(url, io.BytesIO(json.dumps(document).encode()))
+    assert "nothing was restored" in str(refused.value)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            assert not inspect(conn).get_table_names()  # not even the schema is kept
+    finally:
+        engine.dispose()

@@ -12,14 +12,14 @@ import logging
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.engine.game import clean_name, name_key, read_names
-from referee.web import create_app
+from referee.web import create_app, hosting
 from referee.web.core.spreadsheets import csv_cell
 from referee.web.database import database
 from referee.web.hosting import RedactingFilter, redact
@@ -280,6 +280,55 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(probed: FlaskCli
     assert csv_cell(-5) == -5 and csv_cell("Ann") == "Ann"
 
 
+#: The formula starts of a fullwidth (East Asian) keyboard and their small forms: a
+#: spreadsheet folds each to the plain one and runs the cell.
+WIDE_FORMULAS: Final = ["＝HYPERLINK(1)", "＋Bo", "－Cy", "＠Di", "﹦Ed", "﹢Flo", "﹣Gus", "﹫Hal"]
+
+
+def _csv(client: FlaskClient, path: str) -> list[list[str]]:
+    answer = client.get(path)
+    assert answer.status_code == 200, path
+    return list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+
+
+def test_fullwidth_formula_characters_are_neutralised_in_every_csv(probed: FlaskClient) -> None:
+    """Issue 34: a fullwidth ＝ started a cell unescaped. A club's game, the club's CSV and a
+    club night's CSV, each naming the same players."""
+    club = probed.post("/api/v1/clubs", json={"name": "＝Thursdays"}).get_json()
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    names = WIDE_FORMULAS[:4]
+    new_game = {"variant": "contract", "players": names, "club": club["id"]}
+    game = probed.post("/api/v1/games", json=new_game, headers=auth).get_json()
+    results = [{"player": names[0], "went_out": True}] + [
+        {"player": name, "penalty": 10} for name in names[1:]
+    ]
+    probed.post(f"/api/v1/games/{game['id']}/rounds", json={"round": 1, "results": results},
+                headers={"Authorization": f"Bearer {game['edit_token']}"})  # fmt: skip
+    events = f"/api/v1/clubs/{club['id']}/events"
+    evening = probed.post(events, json={"name": "＠Night", "variant": "contract"},
+                          headers=auth).get_json()  # fmt: skip
+    probed.post(f"{events}/{evening['id']}/players", json={"names": WIDE_FORMULAS}, headers=auth)
+    drawn = probed.post(f"{events}/{evening['id']}/series", json={"series": 1, "start": False},
+                        headers=auth)  # fmt: skip
+    assert drawn.status_code == 200, drawn.get_json()
+    cells = [
+        cell
+        for path in (
+            f"/games/{game['id']}.csv",
+            f"/clubs/{club['id']}.csv",
+            f"/clubs/{club['id']}/events/{evening['id']}.csv",
+        )
+        for row in _csv(probed, path)
+        for cell in row
+    ]
+    wide = [cell for cell in cells if cell.lstrip("'")[:1] in set("＝＋－＠﹦﹢﹣﹫")]
+    assert {cell.lstrip("'") for cell in wide} >= set(WIDE_FORMULAS)
+    assert all(cell.startswith("'") for cell in wide), wide
+    for cell in (" =1", "\u3000＝1", "\nx"):
+        assert csv_cell(cell).startswith("'")
+    assert csv_cell("Ｚoë") == "Ｚoë"
+
+
 # -- hosts, proxies, cookies -----------------------------------------------------------------
 
 
@@ -333,6 +382,71 @@ def test_behind_a_tls_proxy_links_are_https_and_cookies_secure(tmp_path: Path) -
     plain = app.test_client().get("/", headers={"Host": "rummy.lan"})
     assert "Secure" not in plain.headers.get("Set-Cookie", "")
     database(app).dispose()
+
+
+#: A client that reaches gunicorn directly, not through the proxy on this machine.
+ELSEWHERE: Final = {"REMOTE_ADDR": "203.0.113.5"}
+
+
+@pytest.mark.parametrize(
+    "prefix", ["//evil.example", "/\\evil.example", "https://evil.example", "/a/../..", "/%2e%2e"]
+)
+def test_a_forwarded_prefix_is_a_plain_path_or_a_400(tmp_path: Path, prefix: str) -> None:
+    """Issue 34: `X-Forwarded-Prefix: //evil.example` sent every redirect and link off-site."""
+    app = _new_app(tmp_path, PROXY_FIX=1)
+    client = app.test_client()
+    # From the proxy's address (this machine): refused, never a link.
+    answer = client.get("/rules/zioncheck", headers={"X-Forwarded-Prefix": prefix})
+    assert answer.status_code == 400 and b"evil" not in answer.data
+    assert "Location" not in answer.headers
+    # From anywhere else the header is not the proxy's: dropped, the site served at its top.
+    direct = client.get("/rules/zioncheck", headers={"X-Forwarded-Prefix": prefix},
+                        environ_base=ELSEWHERE)  # fmt: skip
+    assert (direct.status_code, direct.headers["Location"]) == (301, "/rules/contract")
+    page = client.get("/", headers={"X-Forwarded-Prefix": prefix}, environ_base=ELSEWHERE)
+    assert page.status_code == 200 and "evil" not in page.text
+    # The proxy's own prefix is still carried into every link.
+    kept = client.get("/rules/zioncheck", headers={"X-Forwarded-Prefix": "/rummy"})
+    assert kept.headers["Location"] == "/rummy/rules/contract"
+    database(app).dispose()
+
+
+def test_only_the_proxys_address_may_name_the_client(tmp_path: Path) -> None:
+    """Issue 34: a forged X-Forwarded-For escaped the rate limits. Reaching gunicorn directly,
+    the header is dropped; through the proxy, only the address it appended counts."""
+    app = _new_app(tmp_path, PROXY_FIX=1, RATELIMIT_ENABLED=True, RATELIMIT_SOLVE="2 per minute")
+    client = app.test_client()
+    solve = {"variant": "contract", "round": 1, "hand": "7H 7S 7D KC KD KS 2C 9H"}
+    statuses = [
+        client.post("/api/v1/solve", json=solve, headers={"X-Forwarded-For": f"10.0.0.{n}"},
+                    environ_base=ELSEWHERE).status_code
+        for n in range(4)
+    ]  # fmt: skip
+    assert statuses == [200, 200, 429, 429]
+    # Through nginx, which appends the address it sees to whatever the client sent.
+    statuses = [
+        client.post("/api/v1/solve", json=solve,
+                    headers={"X-Forwarded-For": f"10.0.0.{n}, 198.51.100.7"}).status_code
+        for n in range(4)
+    ]  # fmt: skip
+    assert statuses == [200, 200, 429, 429]
+    # Another proxy address is trusted only when FORWARDED_ALLOW_IPS names it.
+    other = _new_app(tmp_path / "other", PROXY_FIX=1, FORWARDED_ALLOW_IPS="10.1.0.0/16")
+    game = {"variant": "contract", "players": PLAYERS}
+    for address, scheme in (("10.1.2.3", "https"), ("127.0.0.1", "http")):
+        made = other.test_client().post("/api/v1/games", json=game,
+                                        headers={"X-Forwarded-Proto": "https"},
+                                        environ_base={"REMOTE_ADDR": address})  # fmt: skip
+        assert made.get_json()["edit_url"].startswith(f"{scheme}://localhost/"), address
+    database(app).dispose()
+    database(other).dispose()
+
+
+def test_the_proxys_addresses_are_read_from_the_environment() -> None:
+    found = hosting.settings_from_environment({"FORWARDED_ALLOW_IPS": " 127.0.0.1, 10.0.0.0/8 "})
+    assert found["FORWARDED_ALLOW_IPS"] == "127.0.0.1,10.0.0.0/8"
+    with pytest.raises(ValueError, match="FORWARDED_ALLOW_IPS"):
+        hosting.settings_from_environment({"FORWARDED_ALLOW_IPS": "nginx.local"})
 
 
 # -- tokens: not in the cookie, not in a cache, not in a log ---------------------------------

@@ -69,6 +69,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "wrong_type": {"field": "round", "expected": "integer"},
     "bad_language": {"lang": "xx"},
     "too_many_melds": {"limit": 20},
+    "too_many_entries": {"field": "players", "limit": 8},
     "payload_too_large": {"limit": 65536},
     "house_rule_syntax": {"input": "jokers"},
     "not_a_number": {"value": "²"},

@@ -106,7 +106,55 @@ def _spoil_seats(doc: dict[str, Any]) -> None:
     round_["results"] = round_["results"][:-1]
 
 
+# -- issue 34: files the database takes but the app never writes ----------------------------------
+
+
+def _spoil_round_number(doc: dict[str, Any]) -> None:
+    _rows(doc, "game_rounds")[0]["number"] = 10**15
+
+
+def _spoil_round_gap(doc: dict[str, Any]) -> None:
+    _rows(doc, "game_rounds")[0]["number"] = 40
+
+
+def _spoil_version(doc: dict[str, Any]) -> None:
+    _rows(doc, "games")[0]["version"] = 2**62
+
+
+def _spoil_players(doc: dict[str, Any]) -> None:
+    games = _rows(doc, "games")
+    games[0]["players"] = "".join(games[0]["players"])
+
+
+def _kept_answer(doc: dict[str, Any], **answer: Any) -> None:
+    game_id = _rows(doc, "games")[0]["id"]
+    row = {"game_id": game_id, "key": "k-34", "fingerprint": "0" * 64, "status": 200,
+           "content_type": None, "body": None, "location": None,
+           "created_at": "2026-12-01T10:00:00+00:00", **answer}  # fmt: skip
+    table = doc["tables"]["game_requests"]
+    table["rows"].append([row[column] for column in table["columns"]])
+
+
+def _spoil_answer_status(doc: dict[str, Any]) -> None:
+    _kept_answer(doc, status=999, content_type="text/html", body="<script>alert(1)</script>")
+
+
+def _spoil_answer_html(doc: dict[str, Any]) -> None:
+    _kept_answer(doc, content_type="text/html", body="<script>alert(1)</script>")
+
+
+def _spoil_answer_redirect(doc: dict[str, Any]) -> None:
+    _kept_answer(doc, status=303, location="//evil.example/games")
+
+
 SPOILED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "round number": (_spoil_round_number, "game_rounds, row 1: number is 1000000000000000, out"),
+    "round gap": (_spoil_round_gap, "its rounds are numbered"),
+    "version": (_spoil_version, "games, row 1: version is 4611686018427387904, out of its"),
+    "players as text": (_spoil_players, "are not a list of names"),
+    "answer status": (_spoil_answer_status, "has the status 999, not one this app answers"),
+    "answer html": (_spoil_answer_html, "is 'text/html', not JSON"),
+    "answer redirect": (_spoil_answer_redirect, "is a redirect off the site"),
     "revision": (_spoil_revision, "schema revision '9999_from_the_future', which this version"),
     "date": (_spoil_date, 'games, row 2: created_at is "last Tuesday", not a date and time'),
     "key": (_spoil_key, "games, row 5: the same key as an earlier row"),

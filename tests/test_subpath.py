@@ -169,7 +169,12 @@ def test_a_form_sent_again_after_its_token_expired_goes_to_the_prefixed_address(
     try:
         client = app.test_client()
         client.environ_base["HTTP_X_FORWARDED_PREFIX"] = PREFIX
-        answer = client.post("/clubs", data={"name": "Saturdays"})
+        # A token of the page drawn before this phone's session was lost: offered again.
+        drawn = app.test_client().get("/clubs", headers={"X-Forwarded-Prefix": PREFIX}).text
+        found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', drawn)
+        assert found is not None
+        answer = client.post("/clubs", data={"name": "Saturdays", "csrf_token": found.group(1)},
+                             headers={"Origin": "http://localhost"})  # fmt: skip
         assert answer.status_code == 400
         assert f'action="{PREFIX}/clubs"' in answer.get_data(as_text=True)
     finally:

@@ -24,7 +24,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-from sqlalchemy.types import Boolean, Date, DateTime, Integer, String
+from sqlalchemy.types import BigInteger, Boolean, Date, DateTime, Integer, SmallInteger, String
 
 from . import backup_checks
 from .backup_reader import BackupError as BackupError
@@ -209,8 +209,13 @@ class _Column:
         elif isinstance(kind, Integer):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise self._refuse(row, f"is {_short(value)}, not a whole number")
-            if not -(2**63) <= value < 2**63:
-                raise self._refuse(row, "is out of range")
+            # The column's own range on every database: SQLite would keep a round 10**15 or a
+            # version 2**62 in an INTEGER column that PostgreSQL holds to 32 bits.
+            bits = (
+                63 if isinstance(kind, BigInteger) else 15 if isinstance(kind, SmallInteger) else 31
+            )
+            if not -(2**bits) <= value < 2**bits:
+                raise self._refuse(row, f"is {_short(value)}, out of its column's range")
         elif isinstance(kind, String):  # Text too
             if not isinstance(value, str):
                 raise self._refuse(row, f"is {_short(value)}, not text")

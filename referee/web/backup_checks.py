@@ -6,6 +6,13 @@ that the database took but that no page could show (results that are not results
 this version does not know, a language it does not speak) refuse the whole restore, each said
 with the game, club or evening it is about.
 
+Rows are also held to what the app itself writes, where a reader would take a crafted one
+without a word (issue 34): a game's players a list of names (not a text, whose letters a reader
+would take for players), its rounds numbered 1 to n (a round 10¹⁵ is never corrected), a kept
+answer a JSON 2xx or a redirect within the site (a replay gives it again as it is), and a club
+night's tables naming games of its own club, with the table's seats and rules, and filed for
+that table (else its rounds never reach the evening).
+
 Rounds are also entered again, one by one, into a new game of the same table with today's
 rules: a round today's rules would refuse is said as a warning, not refused (it was accepted
 when it was played, and the game reads).
@@ -13,6 +20,7 @@ when it was played, and the game reads).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import partial
 from typing import Final
@@ -21,17 +29,19 @@ from sqlalchemy import Connection, select
 
 from referee.engine.club import read_club_name, read_members
 from referee.engine.errors import RefereeError
+from referee.engine.events import Event
 from referee.engine.game import Game, GameRefused, clean_name
 from referee.engine.records import record_of
 
 from .backup_reader import BackupError
 from .clubs import board
 from .clubs import store as clubs_store
-from .clubs.models import clubs
+from .clubs.models import club_games, clubs
 from .core.languages import LANGUAGES
 from .events import store as events_store
-from .events.models import events
+from .events.models import event_games, events
 from .games import queries as game_queries
+from .games.models import games, requests, rounds
 
 #: The problems named one by one; past that, only counted.
 NAMED: Final = 10
@@ -58,8 +68,9 @@ def read_back(conn: Connection) -> list[str]:
     warnings: list[str] = []
     checked = 0
     for game_id, read in game_queries.read_back(conn):
-        _checked(problems, f"game {game_id}", partial(_game, game_id, read, warnings))
+        _checked(problems, f"game {game_id}", partial(_game, conn, game_id, read, warnings))
         checked += 1
+    problems += _kept_answers(conn)
     club_ids = conn.execute(select(clubs.c.id).order_by(clubs.c.id)).scalars().all()
     for club_id in club_ids:
         _checked(problems, f"club {club_id}", partial(_club, conn, club_id))
@@ -94,7 +105,13 @@ def _said(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _game(game_id: str, read: Callable[[], game_queries.Readback], warnings: list[str]) -> None:
+def _game(
+    conn: Connection,
+    game_id: str,
+    read: Callable[[], game_queries.Readback],
+    warnings: list[str],
+) -> None:
+    _as_written(conn, game_id)
     stored, history = read()
     if stored.lang not in LANGUAGES:
         raise _Problem(f"its language {stored.lang!r} is not one of {', '.join(LANGUAGES)}")
@@ -118,6 +135,62 @@ def _game(game_id: str, read: Callable[[], game_queries.Readback], warnings: lis
         game.deal(game.next_round)
     record_of(game)
     _rules_of_today(game_id, game, warnings)
+
+
+def _as_written(conn: Connection, game_id: str) -> None:
+    """The game's rows as the app writes them, where a reader would take another shape."""
+    row = conn.execute(
+        select(games.c.players, games.c.house_rules).where(games.c.id == game_id)
+    ).one()
+    if not isinstance(row.players, list) or not all(isinstance(p, str) for p in row.players):
+        raise _Problem(f"its players {_short(row.players)} are not a list of names")
+    if not isinstance(row.house_rules, dict):
+        raise _Problem(f"its house rules {_short(row.house_rules)} are not an object")
+    numbers = (
+        conn.execute(
+            select(rounds.c.number).where(rounds.c.game_id == game_id).order_by(rounds.c.number)
+        )
+        .scalars()
+        .all()
+    )
+    if list(numbers) != list(range(1, len(numbers) + 1)):
+        said = ", ".join(str(n) for n in numbers[:6]) + (", ..." if len(numbers) > 6 else "")
+        raise _Problem(f"its rounds are numbered {said}, not 1 to {len(numbers)}")
+
+
+def _short(value: object) -> str:
+    said = repr(value)
+    return said if len(said) <= 40 else said[:39] + "…"
+
+
+#: What a kept answer to a keyed write is: the API's JSON, or a form's redirect (games.store).
+_KEPT_STATUSES: Final = range(200, 300)
+_REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
+
+
+def _kept_answers(conn: Connection) -> list[str]:
+    """Every kept answer (game_requests) that a replay could not give as the app gave it."""
+    problems: list[str] = []
+    for row in conn.execute(select(requests).order_by(requests.c.game_id, requests.c.key)):
+        what = f"game {row.game_id}: the answer kept for key {row.key[:40]!r}"
+        if row.status in _REDIRECTS:
+            local = isinstance(row.location, str) and row.location.startswith("/")
+            if not local or row.location.startswith("//") or "\\" in row.location or row.body:
+                problems.append(f"{what} is a redirect off the site or with a body")
+        elif row.status in _KEPT_STATUSES:
+            if row.content_type != "application/json" or not _json(row.body):
+                problems.append(f"{what} is {_short(row.content_type)}, not JSON")
+        else:
+            problems.append(f"{what} has the status {row.status}, not one this app answers")
+    return problems
+
+
+def _json(text: str | None) -> bool:
+    try:
+        json.loads(text or "")
+    except ValueError:
+        return False
+    return True
 
 
 def _rules_of_today(game_id: str, game: Game, warnings: list[str]) -> None:
@@ -160,4 +233,35 @@ def _event(conn: Connection, event_id: str) -> None:
         raise _Problem(f"its version {version} is not its state's ({stored.event.version})")
     if stored.lang not in LANGUAGES:
         raise _Problem(f"its language {stored.lang!r} is not one of {', '.join(LANGUAGES)}")
+    _tables_games(conn, event_id, stored.club_id, stored.event)
     stored.event.standings(unfinished=True)
+
+
+def _tables_games(conn: Connection, event_id: str, club_id: str, event: Event) -> None:
+    """Each table's game is a game of the evening's club, of the table's seats and rules, and
+    filed for that table; no game is filed for a table the evening does not have."""
+    filed = {
+        row.game_id: (row.event_id, row.series, row.table_number)
+        for row in conn.execute(select(event_games).where(event_games.c.event_id == event_id))
+    }
+    named: set[str] = set()
+    for drawn in event.series:
+        for table in drawn.tables:
+            if table.game_id is None:
+                continue
+            where = f"series {drawn.number}, table {table.number}"
+            named.add(table.game_id)
+            stored = game_queries.read(conn, table.game_id)
+            if stored is None:
+                raise _Problem(f"{where} names game {table.game_id}, which the backup lacks")
+            club_of_game = conn.execute(
+                select(club_games.c.club_id).where(club_games.c.game_id == table.game_id)
+            ).scalar()
+            if club_of_game != club_id:
+                raise _Problem(f"{where} names game {table.game_id}, not a game of its club")
+            if filed.get(table.game_id) != (event_id, drawn.number, table.number):
+                raise _Problem(f"{where}: its game {table.game_id} is not filed for it")
+            event.result_of_game(drawn.number, table.number, stored.game)  # seats, rules
+    if set(filed) - named:
+        stray = sorted(set(filed) - named)[0]
+        raise _Problem(f"game {stray} is filed for a table the evening does not have")

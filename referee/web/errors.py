@@ -1,11 +1,13 @@
-"""Error answers: JSON under /api/, a translated page elsewhere; CSRF failures keep the input."""
+"""Error answers: JSON under /api/, a translated page elsewhere; CSRF failures keep the input of
+a form that came from one of our pages, and offer nothing else again."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, jsonify, render_template, request
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
@@ -73,9 +75,13 @@ def error_message(error: HTTPException) -> str:
 
 
 def _with_allow(response: Response, error: HTTPException) -> Response:
+    """The error's own headers that say what to do next: Allow (405), Retry-After (429)."""
     valid_methods = getattr(error, "valid_methods", None)
     if valid_methods:
         response.headers["Allow"] = ", ".join(valid_methods)
+    retry_after = dict(error.get_headers()).get("Retry-After")
+    if retry_after and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = retry_after
     return response
 
 
@@ -105,26 +111,73 @@ def handle_http_error(error: HTTPException) -> ResponseReturnValue:
     return _for_htmx(_with_allow(Response(page, status=status), error))
 
 
+def _same_origin() -> bool:
+    """Whether the post came from a page of this site, as the browser says: `Origin`, else
+    `Sec-Fetch-Site`, else the `Referer`. A browser that says none of them is not believed."""
+    here = request.host_url.rstrip("/")
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return origin == here
+    fetched = request.headers.get("Sec-Fetch-Site")
+    if fetched is not None:
+        return fetched == "same-origin"
+    referrer = request.headers.get("Referer", "")
+    return referrer == here or referrer.startswith(here + "/")
+
+
+def _signed_here(token: str) -> bool:
+    """Whether `token` is a CSRF token this server signed (for some session: the phone's own
+    session may have been lost since its page was drawn)."""
+    key = current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    if not isinstance(key, str | bytes):
+        return False
+    try:
+        URLSafeTimedSerializer(key, salt="wtf-csrf-token").loads(token)
+    except BadData:
+        return False
+    return True
+
+
+def may_send_again() -> bool:
+    """A post refused for its CSRF token may be offered again (with a fresh token) only when it
+    came from a page of this site with a token this server gave: a phone whose session was lost
+    since it drew the form. Anything else may be a cross-site post: offering it again would let
+    one tap complete it (issue 34)."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    token = request.form.get(field, "")
+    return bool(token) and _same_origin() and _signed_here(token)
+
+
 def handle_csrf_error(error: CSRFError) -> ResponseReturnValue:
-    """The form's token had expired or was missing: offer to send the same input again.
+    """The form's token had expired or was missing: offer to send the same input again, when
+    it came from one of our pages (`may_send_again`); else say nothing was sent, and offer
+    nothing.
 
     A feature that would rather re-render its own form registers its own
     `@bp.errorhandler(CSRFError)`; Flask prefers the blueprint's handler to this one.
     """
-    message = gettext(
-        "This form had expired, so nothing was saved yet. "
-        "What you entered is kept: press “Send again”."
-    )
+    again = may_send_again()
+    if again:
+        message = gettext(
+            "This form had expired, so nothing was saved yet. "
+            "What you entered is kept: press “Send again”."
+        )
+    else:
+        message = gettext(
+            "This form did not come from a page of this site as it is now, so nothing was "
+            "saved. Open the page again and fill it in there."
+        )
     if wants_json():
         return jsonify({"error": {"code": "csrf_failed", "message": message}}), 400
-    kept = [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    kept = [(name, value) for name, value in request.form.items(multi=True) if name != field]
     page = render_template(
         "errors/csrf.html",
         status=400,
-        title=gettext("Please send the form again"),
+        title=gettext("Please send the form again") if again else gettext("Nothing was sent"),
         message=message,
         action=request.script_root + request.full_path.rstrip("?"),
-        kept=kept,
+        kept=kept if again else None,
     )
     return _for_htmx(Response(page, status=400))
 

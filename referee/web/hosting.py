@@ -5,10 +5,15 @@ no caching of anything that carries an edit token, and logs that never show one.
   and `PREFERRED_URL_SCHEME` when they are set; otherwise only a `Host` in `TRUSTED_HOSTS`
   is answered at all (Flask refuses any other with a 400), so a link is never built from
   whatever host a request claims. With neither set, only this machine's own names are trusted.
-- `PROXY_FIX=N` trusts N proxies' `X-Forwarded-For/-Proto/-Host/-Prefix` (Werkzeug's ProxyFix):
-  behind nginx with TLS, `request.is_secure` is then true and cookies go out `Secure`; served
-  under a sub-path (`https://host/rummy/`), the proxy names it in `X-Forwarded-Prefix` and
-  every link, redirect and QR code carries it (deploy/nginx-rummy-referee-subpath.conf).
+- `PROXY_FIX=N` trusts N proxies' `X-Forwarded-For/-Proto/-Host/-Prefix` (Werkzeug's ProxyFix),
+  and only on a request that comes from the proxy's own address (`FORWARDED_ALLOW_IPS`, as
+  gunicorn names it: default this machine, `127.0.0.1,::1`): a client that reaches gunicorn
+  directly has its `X-Forwarded-*` headers dropped, so it can name neither its address (the
+  rate limits' count) nor a prefix. Behind nginx with TLS, `request.is_secure` is then true and
+  cookies go out `Secure`; served under a sub-path (`https://host/rummy/`), the proxy names it
+  in `X-Forwarded-Prefix` and every link, redirect and QR code carries it
+  (deploy/nginx-rummy-referee-subpath.conf). A prefix that is not a plain path (`//host`,
+  `/a/../b`, a scheme, a backslash) is a 400: a link must never leave the site.
 - A response to a request that carries an edit token (in its path or as a bearer token), or
   one a view marks with `keep_private()`, is `Cache-Control: no-store`.
 - `redact(text)` takes the tokens out of a request line or path, however it is spelt (escapes,
@@ -18,17 +23,22 @@ no caching of anything that carries an edit token, and logs that never show one.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Final
 
+import flask
 from flask import Flask, Response, abort, g, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
-from werkzeug.exceptions import SecurityError
+from werkzeug.exceptions import BadRequest, HTTPException, SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 #: Hosts trusted when neither SERVER_NAME nor TRUSTED_HOSTS is configured: this machine only.
 LOCAL_HOSTS: Final = ("localhost", "127.0.0.1")
@@ -65,7 +75,27 @@ def settings_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
         found["TRUSTED_HOSTS"] = _listed(environ["TRUSTED_HOSTS"])
     if environ.get("PROXY_FIX"):
         found["PROXY_FIX"] = int(environ["PROXY_FIX"])
+    if environ.get("FORWARDED_ALLOW_IPS", "").strip():
+        found["FORWARDED_ALLOW_IPS"] = proxy_addresses(environ["FORWARDED_ALLOW_IPS"])
     return found
+
+
+#: The proxy's address when nothing says otherwise: nginx on this machine (gunicorn's default).
+LOCAL_PROXIES: Final = "127.0.0.1,::1"
+
+
+def proxy_addresses(text: str) -> str:
+    """`text` when it lists addresses or networks ("127.0.0.1,10.0.0.0/8", or "*" for any),
+    else a ValueError naming the one that is not."""
+    for item in _listed(text):
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"FORWARDED_ALLOW_IPS lists addresses or networks, not {item!r}"
+                ) from None
+    return ",".join(_listed(text))
 
 
 def configure(app: Flask) -> None:
@@ -80,11 +110,132 @@ def configure(app: Flask) -> None:
     if not trusted:
         trusted = list(LOCAL_HOSTS)
     app.config["TRUSTED_HOSTS"] = trusted
+    app.wsgi_app = ReadableBodies(app.wsgi_app)  # type: ignore[method-assign]
     proxies = int(app.config.get("PROXY_FIX") or 0)
     if proxies > 0:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies
-        )
+        allowed = app.config.get("FORWARDED_ALLOW_IPS") or LOCAL_PROXIES
+        app.wsgi_app = TrustedProxy(app.wsgi_app, proxies, allowed)  # type: ignore[method-assign]
+
+
+#: The headers a proxy sets: dropped from a request that did not come through it.
+_FORWARDED: Final = tuple(
+    f"HTTP_X_FORWARDED_{name}" for name in ("FOR", "PROTO", "HOST", "PORT", "PREFIX")
+)
+#: A sub-path as a proxy may name it: plain path segments, nothing that leaves the site.
+_PLAIN_PREFIX: Final = re.compile(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9._~-]+)*/?")
+
+
+class TrustedProxy:
+    """Werkzeug's ProxyFix for the requests of the proxy at `allowed` (addresses or networks,
+    "*" any), its X-Forwarded-Prefix only as a plain path (else a 400); anyone else's
+    X-Forwarded-* headers are dropped before the app sees them."""
+
+    def __init__(self, app: WSGIApplication, proxies: int, allowed: str) -> None:
+        self.app = app
+        self.proxies = proxies
+        self.fixed = ProxyFix(app, x_for=proxies, x_proto=proxies, x_host=proxies,
+                              x_prefix=proxies)  # fmt: skip
+        items = _listed(allowed)
+        self.anyone = "*" in items
+        self.networks = [ipaddress.ip_network(i, strict=False) for i in items if i != "*"]
+
+    def _from_proxy(self, address: str | None) -> bool:
+        if self.anyone:
+            return True
+        try:
+            found = ipaddress.ip_address((address or "").split("%", 1)[0])
+        except ValueError:
+            return False
+        return any(found in network for network in self.networks)
+
+    def _prefix(self, environ: WSGIEnvironment) -> str | None:
+        """The prefix ProxyFix would take (the `proxies`-th from the right), when one is sent."""
+        sent = environ.get("HTTP_X_FORWARDED_PREFIX")
+        if sent is None:
+            return None
+        values = [value.strip() for value in sent.split(",")]
+        return values[-self.proxies] if len(values) >= self.proxies else None
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Any:
+        if not self._from_proxy(environ.get("REMOTE_ADDR")):
+            for key in _FORWARDED:
+                environ.pop(key, None)
+            return self.app(environ, start_response)
+        prefix = self._prefix(environ)
+        if prefix is not None and not _PLAIN_PREFIX.fullmatch(prefix):
+            refused = Response("X-Forwarded-Prefix is not a plain path.\n", 400,
+                               mimetype="text/plain")  # fmt: skip
+            return refused(environ, start_response)
+        return self.fixed(environ, start_response)
+
+
+#: The largest form a page posts as `application/x-www-form-urlencoded`: a round of eight
+#: seats with every card typed is a few KB. Files come as multipart (an import: up to
+#: MAX_CONTENT_LENGTH, in at most MAX_FORM_PARTS parts).
+MAX_FORM_BODY: Final = 64 * 1024
+
+
+class Request(flask.Request):
+    """Flask's request, a form body held to MAX_FORM_BODY (413 past it): a 1 MB form of
+    60,000 fields cost 80 ms of parsing alone before any view looked at it."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        if self._max_content_length is None and self.mimetype == _FORM:
+            return MAX_FORM_BODY
+        return super().max_content_length
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
+
+
+_FORM: Final = "application/x-www-form-urlencoded"
+
+
+class _ClientBody:
+    """The request body as the server hands it over, with any failure to read it (gunicorn's
+    `InvalidChunkSize`, `ChunkMissingTerminator`, `NoMoreData` for a malformed or cut-off
+    chunked body) turned into a 400: it is the client's, wherever the app reads the body
+    first (the language of a JSON body, a form, the API's body reader)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def _read(self, method: str, *args: Any) -> Any:
+        try:
+            return getattr(self.stream, method)(*args)
+        except HTTPException:
+            raise
+        except Exception:  # whatever the server's reader raises, the body is the client's
+            # No words here: the language may be deciding (a JSON body's `lang`) as it is read.
+            raise BadRequest() from None
+
+    def read(self, *args: Any) -> bytes:
+        return bytes(self._read("read", *args))
+
+    def readline(self, *args: Any) -> bytes:
+        return bytes(self._read("readline", *args))
+
+    def readlines(self, *args: Any) -> list[bytes]:
+        return list(self._read("readlines", *args))
+
+    def __iter__(self) -> Iterator[bytes]:
+        while line := self.readline():
+            yield line
+
+
+class ReadableBodies:
+    """Every request's body behind `_ClientBody`: a body that cannot be read is a 400, never
+    a 500 (issue 34: a malformed chunked body raised inside the language detection)."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Any:
+        if "wsgi.input" in environ:
+            environ["wsgi.input"] = _ClientBody(environ["wsgi.input"])
+        return self.app(environ, start_response)
 
 
 def external_values() -> dict[str, Any]:
@@ -108,6 +259,8 @@ def _holds_token() -> bool:
     if g.get("holds_token"):
         return True
     if request.view_args and "token" in request.view_args:
+        return True
+    if _EDIT_TOKEN.search(request.path):  # an error page at an edit link says its path again
         return True
     return request.headers.get("Authorization", "").lower().startswith("bearer")
 
@@ -159,6 +312,7 @@ def _untrusted_host(_error: SecurityError) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    app.request_class = Request
     configure(app)
     app.register_error_handler(SecurityError, _untrusted_host)
     app.session_interface = SessionInterface()

@@ -607,6 +607,12 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "That is too many melds: at most %(num)d at once.",
         _num(p["limit"]),
     ),
+    "too_many_entries": lambda p: ngettext(
+        "“%(field)s” may hold at most %(num)d entry.",
+        "“%(field)s” may hold at most %(num)d entries.",
+        _num(p["limit"]),
+        field=p["field"],
+    ),
     "house_rule_syntax": lambda p: gettext(
         "Write a house rule as name=value, like max_jokers_per_meld=2, not “%(input)s”.", **p
     ),
@@ -632,6 +638,7 @@ WEB_CODES: Final = frozenset(
         "wrong_type",
         "bad_language",
         "too_many_melds",
+        "too_many_entries",
         "payload_too_large",
         "house_rule_syntax",
         "discard_needs_going_out",
@@ -781,6 +788,8 @@ def describe_error(error: RefereeError | Violation, *, players: Sequence[str] | 
 def describe_reason(reason: Reason, players: Sequence[str] | None = None) -> str:
     """A game's reason in words, naming the player it is about: "Bo: “x” is not a card"."""
     params = dict(reason.params)
+    if reason.field is not None:
+        params.setdefault("field", reason.field)  # "“players” may hold at most 8 entries"
     if reason.player is None:
         return describe(reason.code, params, players=players)
     params.setdefault("player", reason.player)

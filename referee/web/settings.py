@@ -10,9 +10,10 @@ the command line alike (README: Configuration).
 - hosting's: SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX (`hosting.py`);
 - PDF_CACHE_MAX_MB: the most the PDF cache keeps on disk, in megabytes (`printing/cache.py`);
 - the rate limits (`limits.py`): RATELIMIT_ENABLED (0 turns them off), RATELIMIT_STORAGE_URI
-  (default `memory://`, one count per worker; `redis://...` shares it), and one limit per group
-  of calls: RATELIMIT_SOLVE, RATELIMIT_WRITES, RATELIMIT_CREATE, RATELIMIT_IMPORTS (as
-  "20 per minute; 200 per hour").
+  (default: a file in the data folder that every worker of the box shares, `limit_store.py`;
+  `redis://...` shares it between boxes, `memory://` keeps one count per worker), and one limit
+  per group of calls: RATELIMIT_SOLVE, RATELIMIT_CHECKS, RATELIMIT_WRITES, RATELIMIT_CREATE,
+  RATELIMIT_EVENTS, RATELIMIT_IMPORTS, RATELIMIT_PDF (as "20 per minute; 200 per hour").
 
 A value that cannot be read stops the start with a SettingError naming the variable, rather
 than running with a setting nobody asked for.
@@ -80,7 +81,15 @@ def database_url(environ: Mapping[str, str], instance: str) -> str:
 
 
 #: Rate-limit groups whose limit the environment may set (limits.GROUPS names their calls).
-LIMIT_VARIABLES = ("RATELIMIT_SOLVE", "RATELIMIT_WRITES", "RATELIMIT_CREATE", "RATELIMIT_IMPORTS")
+LIMIT_VARIABLES = (
+    "RATELIMIT_SOLVE",
+    "RATELIMIT_CHECKS",
+    "RATELIMIT_WRITES",
+    "RATELIMIT_CREATE",
+    "RATELIMIT_EVENTS",
+    "RATELIMIT_IMPORTS",
+    "RATELIMIT_PDF",
+)
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 

@@ -3,8 +3,11 @@ answer as a model that describes it. `openapi.py` builds the OpenAPI document fr
 classes, so what is documented is what is read.
 
 A request model reads types only (strictly: "3" is not a number, 1 is not true); what a value
-means (a card, a round of this variant) is the engine's to judge. `problems()` turns pydantic's
-complaints into plain `Problem`s, which each feature says in its own error shape. Fields that
+means (a card, a round of this variant) is the engine's to judge. Every list and object a model
+reads is bounded by the rules (a contract's melds, a hand's cards, a table's players, a club's
+members: `max_length`, checked before any entry is read), so a 64 KB body costs what a real one
+does. `read()` turns pydantic's complaints into plain `Problem`s (the first few, one per place),
+which each feature says in its own error shape. Fields that
 no handler reads yet are documented all the same (SPEC.md lists them); a new field is one line
 in its model.
 """
@@ -18,6 +21,9 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, WithJsonSchema
 from pydantic import ValidationError as PydanticValidationError
 
+from referee.engine.cards import MAX_CARDS
+from referee.engine.contracts import MAX_MELDS
+from referee.engine.variants import HOUSE_RULES
 from referee.web.core.languages import LANGUAGES
 
 # -- reading ----------------------------------------------------------------------------------
@@ -25,15 +31,17 @@ from referee.web.core.languages import LANGUAGES
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a body: where (field names and list indices), what, and the value."""
+    """One thing wrong with a body: where (field names and list indices), what, and the value;
+    `limit` the most entries the place may hold, when it held more."""
 
     where: tuple[str | int, ...]
     missing: bool  # absent, or null where a value is required
     value: Any
+    limit: int | None = None
 
 
 class Unreadable(ValueError):
-    """A body that does not have its model's shape: every `Problem`, in the model's field order."""
+    """A body that does not have its model's shape: its problems, in the model's field order."""
 
     def __init__(self, found: Sequence[Problem]) -> None:
         super().__init__(f"{len(found)} problem(s)")
@@ -41,6 +49,9 @@ class Unreadable(ValueError):
 
 
 Model = TypeVar("Model", bound=BaseModel)
+
+#: The problems of one body said at most: a body wrong everywhere is told its first ones.
+MAX_PROBLEMS: Final = 20
 
 
 def _where(loc: Sequence[str | int]) -> tuple[str | int, ...]:
@@ -55,18 +66,24 @@ def _is_member_name(part: str) -> bool:
 
 
 def read(model: type[Model], body: Any) -> Model:
-    """`body` as `model`; Unreadable with every problem when it has another shape."""
+    """`body` as `model`; Unreadable with its problems (one per place, the first MAX_PROBLEMS)
+    when it has another shape. Every list a model reads is bounded (`max_length`), so what
+    pydantic finds is bounded too, and each problem is looked at once."""
     try:
         return model.model_validate(body)
     except PydanticValidationError as error:
-        found: list[Problem] = []
-        for item in error.errors(include_url=False, include_context=False):
+        found: dict[tuple[str | int, ...], Problem] = {}
+        for item in error.errors(include_url=False):
             where = _where(item["loc"])
-            if any(p.where == where for p in found):
-                continue  # one problem per place (a union complains once per member)
+            limit = item.get("ctx", {}).get("max_length") if item["type"] == "too_long" else None
+            if where in found and (limit is None or found[where].limit is not None):
+                continue  # one problem per place (a union complains once per member) ...
             missing = item["type"] == "missing" or item.get("input", 0) is None
-            found.append(Problem(where, missing, item.get("input")))
-        raise Unreadable(found) from None
+            # ... the one that says the bound where a member's list was too long.
+            found[where] = Problem(where, missing, item.get("input"), limit)
+            if len(found) == MAX_PROBLEMS:
+                break
+        raise Unreadable(list(found.values())) from None
 
 
 # -- shared pieces -------------------------------------------------------------------------
@@ -85,7 +102,7 @@ Language = Annotated[
     ),
 ]
 Cards = Annotated[
-    StrictStr | list[StrictStr],
+    StrictStr | Annotated[list[StrictStr], Field(max_length=MAX_CARDS)],
     Field(
         description="cards separated by spaces or commas, or a list of them: "
         '"7H 7S JK=7D" or ["7H", "7S", "JK=7D"]',
@@ -95,6 +112,7 @@ Cards = Annotated[
 HouseRules = Annotated[
     dict[str, Any],
     Field(
+        max_length=len(HOUSE_RULES),
         description="house rules by name (GET /api/v1/variants lists them), each overriding "
         "the variant's value",
         examples=[{"max_jokers_per_meld": 2}],
@@ -145,7 +163,9 @@ class ContractRequest(Referee):
         examples=[1],
         json_schema_extra={"minimum": 1},
     )
-    melds: list[Cards] = Field(description="the melds laid down together, each a list of cards")
+    melds: list[Cards] = Field(
+        max_length=MAX_MELDS, description="the melds laid down together, each a list of cards"
+    )
     going_out: StrictBool | None = Field(
         default=None, description="the melds (and `discard`) are the whole hand, going out"
     )

@@ -100,10 +100,20 @@ _EXPECTED: Final[Mapping[str, str]] = {
 }
 
 
+#: The fields that hold cards: too many of them is `too_many_cards`.
+_CARD_FIELDS: Final = frozenset({"cards", "meld", "hand", "melds", "from_discard_pile"})
+
+
 def _refusal(problem: schemas.Problem) -> RefereeError:
     field = str(problem.where[0]) if problem.where else "body"
     if problem.missing and len(problem.where) == 1:
         return bad("missing_field", field=field)
+    if problem.limit is not None:
+        if problem.where == ("melds",):
+            return bad("too_many_melds", limit=problem.limit)
+        if field in _CARD_FIELDS:
+            return RefereeError("too_many_cards", limit=problem.limit)
+        return bad("too_many_entries", field=field, limit=problem.limit)
     if field in _EXPECTED:
         return bad("wrong_type", field=field, expected=_EXPECTED[field])
     return bad("bad_input", field=field)

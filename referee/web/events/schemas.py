@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
+from referee.engine.club import MAX_MEMBERS
 from referee.engine.events import Event, Series, Table
 from referee.engine.tournament import Standings, StandingsRow
 from referee.web.api.schemas import Answer, Body, HouseRules, Language
@@ -58,6 +59,7 @@ class PlayersChange(Body):
 
     action: Literal["check_in", "leave"] = "check_in"
     names: list[StrictStr] = Field(
+        max_length=MAX_MEMBERS,
         description="who checks in (new names become club members), or who leaves",
         examples=[["Ann", "Bo"]],
     )
@@ -78,7 +80,9 @@ class SeriesChange(Body):
         description="draw: start it at once (each table's game made); false to draw only, "
         "so that the host can swap players first",
     )
-    swap: list[StrictStr] | None = Field(default=None, description="swap: the two players")
+    swap: list[StrictStr] | None = Field(
+        default=None, max_length=2, description="swap: the two players"
+    )
     name: StrictStr | None = Field(default=None, description="move: the player who moves")
     table: StrictInt | None = Field(default=None, description="move: the table they move to")
     version: StrictInt | None = Field(default=None, description="the evening's version seen")

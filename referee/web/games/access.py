@@ -2,8 +2,9 @@
 or a 403, and the phone's list of recent games (kept in its session).
 
 The session is a signed cookie, readable by anyone who holds it: the recent list keeps each
-edit token sealed (XORed with a pad that only the server can make from SECRET_KEY and the
-game's id), so the cookie never shows a token in clear.
+edit token sealed (XORed with a pad that only the server can make from SECRET_KEY, the kind of
+record and its id), so the cookie never shows a token in clear. The clubs' recent list seals
+theirs the same way (`kind="club"`: another pad for the same id).
 """
 
 from __future__ import annotations
@@ -53,31 +54,33 @@ def game_or_404(game_id: str) -> queries.StoredGame:
 # -- sealed tokens --------------------------------------------------------------------------------
 
 
-def _pad(game_id: str, length: int) -> bytes:
+def _pad(record_id: str, length: int, kind: str) -> bytes:
     key = str(current_app.config["SECRET_KEY"]).encode()
     stream = b""
     counter = 0
     while len(stream) < length:
-        message = f"recent-game-token:{counter}:{game_id}".encode()
+        message = f"recent-{kind}-token:{counter}:{record_id}".encode()
         stream += hmac.new(key, message, hashlib.sha256).digest()
         counter += 1
     return stream[:length]
 
 
-def seal(game_id: str, token: str) -> str:
+def seal(record_id: str, token: str, *, kind: str = "game") -> str:
     """The token as the cookie keeps it: unreadable without the server's key."""
     raw = token.encode()
-    sealed = bytes(a ^ b for a, b in zip(raw, _pad(game_id, len(raw)), strict=True))
+    sealed = bytes(a ^ b for a, b in zip(raw, _pad(record_id, len(raw), kind), strict=True))
     return base64.urlsafe_b64encode(sealed).decode()
 
 
-def unseal(game_id: str, sealed: str) -> str | None:
-    """The token back, or None when `sealed` is not one this server sealed for this game."""
+def unseal(record_id: str, sealed: str, *, kind: str = "game") -> str | None:
+    """The token back, or None when `sealed` is not one this server sealed for this record."""
     try:
         raw = base64.urlsafe_b64decode(sealed.encode())
     except (binascii.Error, ValueError):
         return None
-    token = bytes(a ^ b for a, b in zip(raw, _pad(game_id, len(raw)), strict=True))
+    if len(raw) > 256:  # no token is this long: not ours
+        return None
+    token = bytes(a ^ b for a, b in zip(raw, _pad(record_id, len(raw), kind), strict=True))
     try:
         text = token.decode()
     except UnicodeDecodeError:

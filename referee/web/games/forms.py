@@ -35,6 +35,11 @@ from referee.web.words import choice_label, house_rule_help, house_rule_label, v
 from .results import BUYS, POINTS
 
 CONTRACT_ROWS = 10
+#: The most rows a posted contract table is read to (the engine's table has 12 rounds at most):
+#: every list a form reads is bounded, so a 1 MB form costs what a real one does.
+MAX_CONTRACT_ROWS = 12
+#: The most value classes a hand's cards fall in: one per rank, and the jokers.
+MAX_CLASSES = len(Rank) + 1
 SIMPLE_KINDS = ("bool", "int", "optional_int", "choice")
 # The switches shown first: what tables argue about most. The rest sit behind "more".
 MAIN_RULES = ("buying", "buy_limit", "stock_reshuffles", "target", "joker_points")
@@ -137,7 +142,9 @@ class NewGameForm(FlaskForm):
 class HouseRulesForm(Form):
     """Every house rule of a variant as a field: drawn only for a table that opens them."""
 
-    contracts = FieldList(FormField(ContractRowForm), min_entries=CONTRACT_ROWS)
+    contracts = FieldList(
+        FormField(ContractRowForm), min_entries=CONTRACT_ROWS, max_entries=MAX_CONTRACT_ROWS
+    )
     shoe = FieldList(FormField(ShoeRowForm), min_entries=1, max_entries=8)
     points = FieldList(WholeNumberField(low=0, high=100), min_entries=13, max_entries=13)
 
@@ -291,7 +298,7 @@ class SeatForm(Form):
 
     penalty = WholeNumberField(_l("Points left"), low=POINTS[0], high=POINTS[1])
     cards = StringField(_l("Cards left"), render_kw={"autocomplete": "off"})
-    classes = FieldList(WholeNumberField(low=0, high=99), min_entries=0)
+    classes = FieldList(WholeNumberField(low=0, high=99), min_entries=0, max_entries=MAX_CLASSES)
     buys = WholeNumberField(_l("Buys"), low=BUYS[0], high=BUYS[1])
 
 
@@ -303,7 +310,7 @@ class RoundForm(FlaskForm):
     round = HiddenField()
     went_out = StringField(_l("Went out"))
     rummy = BooleanField(_l("Rummy (all in one turn): double"))
-    seats = FieldList(FormField(SeatForm), min_entries=0)
+    seats = FieldList(FormField(SeatForm), min_entries=0, max_entries=MAX_SEATS)
     same_again = BooleanField()
     save = SubmitField(_l("Save the round"))
 

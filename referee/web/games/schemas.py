@@ -15,7 +15,13 @@ from typing import Annotated, Any, Final, TypeVar
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, Reason, reason
+from referee.engine.game import (
+    MAX_ROUNDS_WITHOUT_CONTRACTS,
+    MAX_SEATS,
+    GameRefused,
+    Reason,
+    reason,
+)
 from referee.web.api.bodies import TooLarge, json_body
 from referee.web.api.schemas import (
     Answer,
@@ -57,7 +63,9 @@ class SeatResultBody(Body):
 class NewGame(Body):
     variant: StrictStr = Field(examples=["contract"])
     players: list[Name] = Field(
-        description="distinct names in seat order", examples=[["Ann", "Bo", "Cy"]]
+        max_length=MAX_SEATS,
+        description="distinct names in seat order",
+        examples=[["Ann", "Bo", "Cy"]],
     )
     house_rules: HouseRules | None = None
     first_dealer: StrictStr | StrictInt | None = Field(
@@ -77,7 +85,7 @@ class RoundBody(Body):
         description="the round's number (required to enter a round; a correction's is its path's)",
         json_schema_extra={"minimum": 1},
     )
-    results: list[SeatResultBody] = Field(description="one entry per player")
+    results: list[SeatResultBody] = Field(max_length=MAX_SEATS, description="one entry per player")
     version: StrictInt | None = Field(
         default=None, description="the version this client saw: a stale one is a 409"
     )
@@ -89,19 +97,23 @@ class UndoBody(Body):
     lang: Language | None = None
 
 
+#: The most rounds a game has: one that runs to a target score (a contract game has 12 at most).
+MAX_IMPORTED_ROUNDS: Final = MAX_ROUNDS_WITHOUT_CONTRACTS
+
+
 class ImportedRound(Body):
-    results: list[SeatResultBody]
+    results: list[SeatResultBody] = Field(max_length=MAX_SEATS)
 
 
 class ImportedGame(Body):
     """A game's JSON export (what `GET /api/v1/games/<id>` answers), read back as a new game."""
 
     variant: StrictStr
-    players: list[StrictStr]
+    players: list[StrictStr] = Field(max_length=MAX_SEATS)
     house_rules: HouseRules | None = None
     first_dealer: StrictStr | StrictInt | None = None
     lang: StrictStr | None = None
-    rounds: list[ImportedRound] = Field(default_factory=list)
+    rounds: list[ImportedRound] = Field(default_factory=list, max_length=MAX_IMPORTED_ROUNDS)
 
 
 # -- problems as reasons ----------------------------------------------------------------------
@@ -123,6 +135,8 @@ def _reason(problem: Problem, body: Any, players: Sequence[str] | None) -> Reaso
     if len(where) >= 3 and where[0] == "results" and isinstance(where[1], int):
         field = str(where[2])
         seat = _seat(body, where[1], players)
+        if problem.limit is not None:  # the cards held: a list of them, too long
+            return reason("too_many_cards", player=seat, field=field, limit=problem.limit)
         code = "not_a_number" if field in _NUMBERS else "bad_input"
         params = {"value": str(problem.value)[:20]} if code == "not_a_number" else {}
         return reason(code, player=seat, field=field, **params)
@@ -131,6 +145,8 @@ def _reason(problem: Problem, body: Any, players: Sequence[str] | None) -> Reaso
         return reason("bad_import", field="rounds", round=number)
     if problem.missing and len(where) == 1:
         return reason("missing_field", field=str(where[0]))
+    if problem.limit is not None and where:
+        return reason("too_many_entries", field=str(where[0]), limit=problem.limit)
     return reason("bad_input", field=str(where[0]) if where else "body")
 
 

@@ -32,6 +32,7 @@ from flask import Flask, current_app
 
 from referee.web import resources
 from referee.web.health import app_version
+from referee.web.limits import count_pdf_build
 
 EXTENSION: Final = "pdf_cache"
 DEFAULT_MAX_MB: Final = 200
@@ -126,6 +127,7 @@ class PdfCache:
             found = self._read(digest)
             if found is not None:  # another process built it while we waited
                 return found
+            count_pdf_build()  # a build is what costs: past this address's limit, a 429
             body = build()
             self.builds += 1
             # The index busy for seconds: answered all the same; the next asker builds it again.
