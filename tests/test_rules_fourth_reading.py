@@ -690,17 +690,15 @@ def test_buy_limit_zero_the_round_form_asks_no_buys(client: FlaskClient) -> None
     assert 'name="seats-1-buys"' not in page and "Buying is on" not in page
     assert "0: no buying" in page  # the house rules in force
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
-    body = {
-        "round": 1,
-        "results": [
-            {"player": "Ann", "went_out": True},
-            {"player": "Bo", "penalty": 20, "buys": 1},
-            {"player": "Cy", "penalty": 10},
-        ],
-    }
+    results: list[dict[str, Any]] = [
+        {"player": "Ann", "went_out": True},
+        {"player": "Bo", "penalty": 20, "buys": 1},
+        {"player": "Cy", "penalty": 10},
+    ]
+    body = {"round": 1, "results": results}
     answer = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=auth)
     assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "buying_off"
-    body["results"][1].pop("buys")
+    results[1].pop("buys")
     saved = client.post(f"/api/v1/games/{game['id']}/rounds", json=body, headers=auth)
     assert saved.status_code == 200
     shanghai = new_game(client, "shanghai", ["Ann", "Bo", "Cy"])
