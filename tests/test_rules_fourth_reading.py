@@ -16,7 +16,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.cli import main
+# The API's and the command line's callers the third reading's tests use (its app and client,
+# `web` and `http`, are conftest's).
+from test_rules_third_reading import cli, codes, melds, post
+
 from referee.engine.cards import JOKER, Card, Rank, Suit, full_deck, parse_card, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
@@ -37,7 +39,7 @@ from referee.engine.scoring import least_whole_hand, max_hand_size
 from referee.engine.solver import solve
 from referee.engine.variants import VARIANTS, Variant, get_variant
 from referee.web.house_rules import table_rules
-from referee.web.printing.rulebook import Rulebook, build_rulebook
+from referee.web.printing.rulebook import Rulebook
 from referee.web.printing.sheets import game_sheet
 
 CONTRACT = get_variant("contract")
@@ -57,46 +59,10 @@ ROUND_SEVEN_THIRTEEN = ["4H 5H 6H 7H 8H", "4S 5S 6S 7S", "4D 5D 6D 7D"]
 TWO_SETS_OF_SEVENS = ["7H 7S 7D", "7C 7H 7S"]
 
 
-def melds(*texts: str) -> list[tuple[Card, ...]]:
-    return [parse_cards(text) for text in texts]
-
-
-def codes(verdict: Any) -> list[str]:
-    return [v.code for v in verdict.violations]
-
-
 def refused(variant: Variant, number: int, hand: list[str], **kwargs: Any) -> RefereeError:
     with pytest.raises(RefereeError) as error:
         check_contract(melds(*hand), variant, number, going_out=True, **kwargs)
     return error.value
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    from referee.web import create_app
-
-    instance = tmp_path_factory.mktemp("fourth-reading")
-    yield create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{instance / 'db'}"},
-        instance_path=str(instance),
-    )
-
-
-@pytest.fixture
-def http(web: Flask) -> FlaskClient:
-    return web.test_client()
-
-
-def post(http: FlaskClient, call: str, body: dict[str, Any], status: int = 200) -> Any:
-    response = http.post(f"/api/v1/{call}", json=body)
-    assert response.status_code == status, response.get_data(as_text=True)
-    return response.get_json()
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = main(list(argv), stdout=out, stderr=err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def page_text(http: FlaskClient, **query: str) -> tuple[int, str]:
@@ -607,15 +573,6 @@ def test_unknown_table_size_the_variants_own_range_or_the_house_rules(http: Flas
 
 
 # -- Presets the seeds leave open are said as ours ---------------------------------------------
-
-
-@pytest.fixture
-def book(web: Flask) -> Iterator[Any]:
-    def make(variant_id: str, lang: str = "en", **house: Any) -> Rulebook:
-        with web.test_request_context(f"/?lang={lang}"):
-            return build_rulebook(table_rules(variant_id, house or None), lang)
-
-    yield make
 
 
 def full_text(rulebook: Rulebook) -> str:

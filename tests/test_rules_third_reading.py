@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from html import unescape
 from typing import Any
 
@@ -112,22 +111,6 @@ def test_hand_size_going_out_counts_what_buying_can_bring() -> None:
     eighteen = melds("7H 7S 7D 7C 7H 7S 7D 7C", "9C 9D 9S 9H 9C 9D 9S 9H 9C")
     refused = too_many(eighteen, FRUSTRATION, 1, discard=kd, players=4)
     assert refused.params == {"limit": 17, "count": 18}
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    from referee.web import create_app
-
-    instance = tmp_path_factory.mktemp("third-reading")
-    yield create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{instance / 'db'}"},
-        instance_path=str(instance),
-    )
-
-
-@pytest.fixture
-def http(web: Flask) -> FlaskClient:
-    return web.test_client()
 
 
 def post(http: FlaskClient, call: str, body: dict[str, Any], status: int = 200) -> Any:
@@ -397,15 +380,6 @@ def test_zioncheck_discard_taken_card_in_the_api_the_page_and_the_command_line(
 
 
 # -- Rule cards: runs of 3 or more, a card once per deck, defaults as defaults ---------------
-
-
-@pytest.fixture
-def book(web: Flask) -> Iterator[Any]:
-    def make(variant_id: str, lang: str = "en", **house: Any) -> Rulebook:
-        with web.test_request_context(f"/?lang={lang}"):
-            return build_rulebook(table_rules(variant_id, house or None), lang)
-
-    yield make
 
 
 def full_text(rulebook: Rulebook) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -50,6 +50,20 @@ def value_classes(variant: Variant) -> tuple[ValueClass, ...]:
 SEVERAL_DISCARDS_HAND: Final = 30
 
 
+def _dealt(
+    variant: Variant,
+    round_number: int,
+    players: int | None,
+    pick: Callable[[Iterable[int]], int],
+) -> int:
+    """The cards each player is dealt in a round: at this table, or (`players` None) the
+    largest or smallest deal (`pick`) of any table the variant is played at."""
+    if players is not None:
+        return variant.cards_dealt(round_number, players)
+    counts = range(variant.min_players, variant.max_players + 1)
+    return pick(variant.cards_dealt(round_number, count) for count in counts)
+
+
 def max_hand_size(variant: Variant, round_number: int, players: int | None = None) -> int:
     """The most cards a player can hold in a round (RULES.md "Hand sizes"; a bound, not a
     likelihood): the cards dealt, the card drawn, and what the buy limit can bring (each buy
@@ -57,12 +71,7 @@ def max_hand_size(variant: Variant, round_number: int, players: int | None = Non
     Without a player count, the largest deal any table of the variant gets.
     Raises RoundError for a round the variant does not have.
     """
-    if players is None:
-        counts = range(variant.min_players, variant.max_players + 1)
-        dealt = max(variant.cards_dealt(round_number, count) for count in counts)
-    else:
-        dealt = variant.cards_dealt(round_number, players)
-    most = dealt + 1  # a drawn card not yet discarded
+    most = _dealt(variant, round_number, players, max) + 1  # a drawn card not yet discarded
     if variant.buying_played:
         most += variant.buy_limit * (1 + variant.buy_penalty_cards)
     if variant.take_several_discards:
@@ -86,12 +95,7 @@ def least_whole_hand(variant: Variant, round_number: int, players: int | None = 
     player count, the smallest deal any table of the variant gets.
     Raises RoundError for a round the variant does not have.
     """
-    if players is None:
-        counts = range(variant.min_players, variant.max_players + 1)
-        dealt = min(variant.cards_dealt(round_number, count) for count in counts)
-    else:
-        dealt = variant.cards_dealt(round_number, players)
-    return dealt + 1
+    return _dealt(variant, round_number, players, min) + 1
 
 
 def most_in_one_turn(variant: Variant, round_number: int, contract: Contract) -> int | None:
