@@ -2,8 +2,9 @@
 
 The same inputs as the JSON API, answered by the same code (`referee.web.api.service`):
 `--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty: 0
-unless a card cannot be in the shoe), 1 for an invalid one, 2 for input the referee cannot
-read (the reason on stderr). `--players` fixes the shoe (default: the variant's largest).
+unless a card cannot be in the shoe; a rummy hand solved: 0, it has no contract to meet), 1
+for an invalid one, 2 for input the referee cannot read (the reason on stderr). `--players`
+fixes the shoe (default: the variant's largest).
 
     python -m referee meld 7H JK 9H
     python -m referee contract --round 2 "7H 7S 7D" "4C 5C 6C JK"
@@ -200,8 +201,9 @@ def _exit_status(call: str, answer: dict[str, Any]) -> int:
         return EXIT_INVALID  # a card the shoe cannot hold, a penalty and a solve included
     if call == "penalty":
         return EXIT_VALID
-    ok = answer["can_meet_contract"] if call == "solve" else answer["valid"]
-    return EXIT_VALID if ok else EXIT_INVALID
+    if call == "solve":  # rummy has no contract to meet (null): its answer is the melds
+        return EXIT_INVALID if answer["can_meet_contract"] is False else EXIT_VALID
+    return EXIT_VALID if answer["valid"] else EXIT_INVALID
 
 
 def main(

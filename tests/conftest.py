@@ -267,6 +267,37 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
+# -- the rules' readings (tests/test_rules_*_reading.py) ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    """One app for a module of rule checks (the API, /referee, rule cards): no game kept."""
+    instance = tmp_path_factory.mktemp("rules")
+    yield create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{instance / 'db'}"},
+        instance_path=str(instance),
+    )
+
+
+@pytest.fixture
+def http(web: Flask) -> FlaskClient:
+    return web.test_client()
+
+
+@pytest.fixture
+def book(web: Flask) -> Any:
+    """`book(variant_id, lang="en", **house_rules)`: the variant's Rulebook, in `lang`."""
+    from referee.web.house_rules import table_rules
+    from referee.web.printing.rulebook import build_rulebook
+
+    def make(variant_id: str, lang: str = "en", **house: Any) -> Any:
+        with web.test_request_context(f"/?lang={lang}"):
+            return build_rulebook(table_rules(variant_id, house or None), lang)
+
+    return make
+
+
 # -- databases ---------------------------------------------------------------------------------
 
 

@@ -321,6 +321,11 @@ bodies = st.one_of(
                         "buying",
                         "going_out_discard",
                         "stock_reshuffles",
+                        # the fourth reading's: a table's size, sets of one rank, no buying
+                        "max_players",
+                        "distinct_set_ranks",
+                        "buy_limit",
+                        "max_set_size",
                     ]
                 ),
                 json_values,

@@ -274,7 +274,7 @@ def test_contract_runs_of_the_same_suit_and_start(api: FlaskClient) -> None:
 
 
 def test_last_round_is_laid_down_only_by_going_out(api: FlaskClient) -> None:
-    melds = ["4C 5C 6C 7C", "4H 5H 6H 7H", "9S 10S JS QS"]
+    melds = ["4C 5C 6C 7C 8C", "4H 5H 6H 7H", "9S 10S JS QS"]  # 12 dealt + 1 drawn
     body = {"variant": "contract", "round": 7, "melds": melds}
     answer = post(api, "contract", body)
     assert answer["valid"] is False

@@ -60,7 +60,8 @@ def test_a_card_the_shoe_cannot_hold_is_a_verdict_in_penalty_and_solve(client: F
     assert fine["valid"] is True and fine["errors"] == [] and fine["penalty"] == 15
     solved = post(client, "solve", {"variant": "rummy", "round": 1, "hand": "5H 5H 6H 7H"})
     assert solved["valid"] is False and codes(solved) == ["too_many_copies"]
-    assert solved["can_meet_contract"] is False and solved["melds"] == []
+    # Rummy has no contract to meet: null (RULES.md, fourth reading), whatever the hand.
+    assert solved["can_meet_contract"] is None and solved["melds"] == []
     assert solved["leftover"] == ["5H", "5H", "6H", "7H"] and solved["leftover_penalty"] == 23
     body = {"variant": "zioncheck-nl", "round": 1, "hand": "7H 7S 7D JK JK", "players": 4}
     assert codes(post(client, "solve", body)) == ["too_many_copies"]
@@ -95,21 +96,26 @@ def test_game_not_found_is_a_404_and_another_variant_a_400(client: FlaskClient) 
 
 
 def test_going_out_with_a_discard_follows_the_round(client: FlaskClient) -> None:
-    body = {"variant": "contract", "round": 1, "melds": ["7H 7S 7D", "KC KD KS"], "going_out": True}
+    # Whole hands: round 1 deals 10, round 7 12, and a card is drawn.
+    eleven = ["7H 7S 7D 7C 7H 7S", "KC KD KS KH KC"]
+    body = {"variant": "contract", "round": 1, "melds": eleven, "going_out": True}
     answer = post(client, "contract", body)
     assert answer["valid"] is False and codes(answer) == ["going_out_needs_discard"]
     assert answer["errors"][0]["meld"] is None
-    assert post(client, "contract", {**body, "discard": "2C"})["valid"] is True
+    ten = ["7H 7S 7D 7C 7H", "KC KD KS KH KC"]
+    assert post(client, "contract", {**body, "melds": ten, "discard": "2C"})["valid"] is True
     last = {
         "variant": "contract",
         "round": 7,
-        "melds": ["5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD"],
+        "melds": ["5H 6H 7H 8H 9H", "5S 6S 7S 8S", "9D 10D JD QD"],
         "going_out": True,
     }
     assert post(client, "contract", last)["valid"] is True
-    answer = post(client, "contract", {**last, "discard": "KD", "lang": "de"})
+    twelve = ["5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD"]
+    answer = post(client, "contract", {**last, "melds": twelve, "discard": "KD", "lang": "de"})
     assert codes(answer) == ["last_round_no_discard"] and "K♦" in answer["errors"][0]["message"]
-    assert post(client, "contract", {**body, "variant": "shanghai"})["valid"] is True
+    shanghai = {**body, "variant": "shanghai", "discard": "2C"}  # deals 11: 11 and a discard
+    assert post(client, "contract", shanghai)["valid"] is True
 
 
 def test_a_discard_without_going_out_or_of_two_cards_is_a_400(client: FlaskClient) -> None:

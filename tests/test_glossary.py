@@ -190,6 +190,29 @@ def test_the_glossary_holds_the_words_of_the_third_reading() -> None:
     assert pt["joker"]["term"] == "Coringa" and "curinga" in pt["joker"]["replaces"]
 
 
+def test_the_glossary_holds_the_words_of_the_fourth_reading() -> None:
+    """Issue 33: buying as an optional house rule (seed 000 "optionale Hausregel", seed 004
+    "regra opcional da casa"), our reading of what the seeds leave open, the players at the
+    table on /referee; each chosen in every language and used by a catalog (the tests above)."""
+    chosen = {
+        code: {name: glossary(code)["concepts"][name]["term"] for name in NEW_CONCEPTS}
+        for code in GLOSSARY_LANGUAGES
+    }
+    assert chosen["de"] == {
+        "optional_house_rule": "optionale Hausregel",
+        "our_reading": "unsere Lesart",
+        "table_size": "Spieler am Tisch",
+    }
+    assert chosen["pt"]["optional_house_rule"] == "regra opcional da casa"
+    assert chosen["nl"]["table_size"] == "spelers aan tafel"
+    assert chosen["fr"]["optional_house_rule"] == "règle maison facultative"
+    assert chosen["es"]["our_reading"] == "nuestra lectura"
+    assert "unsere Wahl" in glossary("de")["concepts"]["our_reading"]["forms"]
+
+
+NEW_CONCEPTS = ("optional_house_rule", "our_reading", "table_size")
+
+
 def test_the_check_finds_a_replaced_word_inside_a_sentence_only_as_a_whole_word() -> None:
     assert word("Vertrag").search("Der Vertrag ist erfüllt.")
     assert word("Vertrag").search("Folgen eines vertrag.") is not None

@@ -13,7 +13,7 @@ from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, Reading, check_meld
-from referee.engine.scoring import max_hand_size, penalty_of
+from referee.engine.scoring import least_whole_hand, max_hand_size, penalty_of
 from referee.engine.variants import VARIANTS, Variant
 
 variants = st.sampled_from(list(VARIANTS.values()))
@@ -56,11 +56,16 @@ def test_contract_verdicts_never_raise_and_melds_stay_in_order(
 ) -> None:
     if not variant.has_contracts or number > (variant.rounds or 0):
         return
-    if going_out and sum(map(len, hand)) > max_hand_size(variant, number):
-        # RULES.md "Hand sizes": a whole hand longer than any hand is an input error
+    cards = sum(map(len, hand))
+    if going_out and not least_whole_hand(variant, number) <= cards <= max_hand_size(
+        variant, number
+    ):
+        # RULES.md "Hand sizes" and the fourth reading: a whole hand longer than any hand, or
+        # shorter than the cards dealt and the one drawn, is an input error
         with pytest.raises(RefereeError) as refused:
             check_contract(hand, variant, number, going_out=going_out)
-        assert refused.value.code == "too_many_cards"
+        too_long = cards > max_hand_size(variant, number)
+        assert refused.value.code == ("too_many_cards" if too_long else "hand_too_short")
         return
     verdict = check_contract(hand, variant, number, going_out=going_out)
     assert len(verdict.melds) == len(hand)

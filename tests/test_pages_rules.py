@@ -100,16 +100,19 @@ def test_referee_page_zioncheck_swap_says_the_joker_is_used_at_once(client: Flas
 
 
 def test_referee_page_asks_for_the_last_discard_when_going_out(client: FlaskClient) -> None:
+    # Whole hands (10 dealt + 1 drawn): 11 cards in two sets, or 10 and the last discard.
     contract: dict[str, Any] = {"check": "contract", "round": "1", "melds": "7H 7S 7D\nKC KD KS"}
     _, html = get(client, **contract)
     assert 'name="discard"' not in html
-    _, html = get(client, **contract, going_out="1")
+    eleven = {**contract, "melds": "7H 7S 7D 7C 7H 7S\nKC KD KS KH KC"}
+    _, html = get(client, **eleven, going_out="1")
     assert 'name="discard"' in html
     assert "Going out in this round ends with a discard" in verdict_of(html)
-    _, html = get(client, **contract, going_out="1", discard="2C")
+    ten = {**contract, "melds": "7H 7S 7D 7C 7H\nKC KD KS KH KC"}
+    _, html = get(client, **ten, going_out="1", discard="2C")
     assert "and the player goes out" in verdict_of(html)
     last = {"check": "contract", "round": "7", "going_out": "1"}
-    last["melds"] = "5H 6H 7H 8H\n5S 6S 7S 8S\n9D 10D JD QD"
+    last["melds"] = "5H 6H 7H 8H 9H\n5S 6S 7S 8S\n9D 10D JD QD"
     _, html = get(client, **last)
     assert 'name="discard"' not in html  # the last round has no discard to ask about
     status, html = get(client, **contract, going_out="1", discard="2C 3C")

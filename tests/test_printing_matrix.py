@@ -9,6 +9,7 @@ KB. A few pages are saved as PNG under test-artifacts/printing/ for a reviewer t
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ import pytest
 from flask import Flask
 from flask_babel import force_locale
 from pypdf import PdfReader
+from test_rules_fourth_reading import WRONG
 
 from referee.engine.variants import VARIANTS
 from referee.web import create_app, words
@@ -132,6 +134,9 @@ def test_rule_card(print_app: Flask, variant: str, lang: str, paper: str) -> Non
     every, embedded = _embedded(reader)
     assert every and every == embedded, "every font is embedded"
     assert 10_000 < len(body) < 80_000
+    # None of the wrong sentences the fourth reading of the seeds took off the cards.
+    spaced = " ".join(" ".join(page.split()) for page in pages)
+    assert [p for p in WRONG[lang] if re.search(p, spaced)] == []
     if (variant, lang, paper) in SNAPSHOT_CARDS and shutil.which("pdftoppm"):
         png = _snapshot(body, f"rules-{variant}-{lang}-{paper}")
         assert png.stat().st_size > 1000

@@ -147,7 +147,7 @@ def test_a_wrong_contract_says_what_it_asks_for(client: FlaskClient) -> None:
 
 
 def test_the_last_round_is_laid_down_only_by_going_out(client: FlaskClient) -> None:
-    melds = "3H 4H 5H 6H\n3S 4S 5S 6S\n8C 9C 10C JC"
+    melds = "3H 4H 5H 6H 7H\n3S 4S 5S 6S\n8C 9C 10C JC"  # 12 dealt + 1 drawn
     _, held = get(client, check="contract", round="7", melds=melds)
     assert "laid down only by going out" in verdict_of(held)
     _, out = get(client, check="contract", round="7", melds=melds, going_out="1")
@@ -363,7 +363,7 @@ def test_the_link_to_a_check_reproduces_it(client: FlaskClient) -> None:
         client,
         check="contract",
         round="7",
-        melds="3H 4H 5H 6H\n3S 4S 5S 6S\n8C 9C 10C JC",
+        melds="3H 4H 5H 6H 7H\n3S 4S 5S 6S\n8C 9C 10C JC",
         going_out="1",
         lang="de",
     )

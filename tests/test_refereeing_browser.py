@@ -105,7 +105,7 @@ def test_contract_going_out_in_the_last_round_in_german(
     with page.expect_navigation():
         page.locator("#round").select_option("7")
     expect(page.locator("#round")).to_have_value("7")
-    tap(page, "3H", "4H", "5H", "6H")
+    tap(page, "3H", "4H", "5H", "6H", "7H")  # 12 dealt + 1 drawn: the whole hand is 13
     page.locator(".cp-pad [data-cp-action=next]").tap()
     tap(page, "3S", "4S", "5S", "6S")
     page.locator(".cp-pad [data-cp-action=next]").tap()
@@ -292,9 +292,10 @@ def test_zioncheck_going_out_names_the_card_taken_from_the_pile_in_spanish(
     """RULES.md, third reading: zioncheck-nl's card taken from the discard pile is not the
     discard of the same turn. A third field joins the grid, and the phone still holds it."""
     page.goto(
-        f"{live_server}/referee?lang=es&check=contract&variant=zioncheck-nl&round=1&going_out=1"
+        f"{live_server}/referee?lang=es&check=contract&variant=zioncheck-nl&round=4&going_out=1"
     )
-    page.locator("#melds").fill("7H 7S 7D\n9C 9D 9S")
+    # A whole hand (10 dealt + 1 drawn): zioncheck-nl's first deal cannot go out in melds alone.
+    page.locator("#melds").fill("7H 7S 7D 7C\n9C 9D 9S 9H\nKC KD KS")
     page.locator("#discard").fill("4C")
     verdict_is(page, "✓ Válido")
     page.locator(".cp-target", has_text="Tomadas").tap()
@@ -396,3 +397,87 @@ def test_on_the_card_picker_the_verdict_is_in_view_above_the_pad(
     expect(pinned).to_be_hidden()
     # a screen reader hears the verdict itself, not its copy
     assert pinned.get_attribute("aria-hidden") == "true"
+
+
+# -- the players at the table (RULES.md, fourth reading) ------------------------------------
+
+TABLE_WORDS = {
+    # scheme, the check, the verdicts, the shoe lines (unknown, of 4), a size out of range
+    "de": {
+        "scheme": "light",
+        "query": "check=meld&variant=contract",
+        "field": "#cards",
+        "cards": "7H 7H 7H",
+        "largest": ("✓ Gültig", "bei 3 bis 8 Spielern gibt (3 Kartenspiele, 6 Joker)"),
+        "of_four": ("✗ Ungültig", "an einem Tisch mit 4 Spielern (2 Kartenspiele, 4 Joker)"),
+        "too_many": ("9", "Dieses Spiel ist für 3 bis 8 Spieler, nicht für 9."),
+    },
+    "nl": {
+        "scheme": "dark",
+        "query": "check=contract&round=1&variant=zioncheck-nl"
+        "&house_rules=%7B%22max_players%22%3A8%7D",
+        "field": "#melds",
+        # two sets of jacks, the jack of clubs twice: the Dutch way to write it, never JK
+        "cards": "BK BR BH\nBK BR BS",
+        "largest": ("✓ Geldig", "bij 3 tot 8 spelers (2 kaartspellen, 2 jokers)"),
+        "of_four": ("✗ Ongeldig", "aan een tafel van 4 (1 kaartspel, 1 joker)"),
+        "too_many": ("12", "Dit spel is voor 3 tot 8 spelers, niet voor 12."),
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(TABLE_WORDS))
+def test_players_at_the_table_fix_the_shoe_and_stay_in_the_address(
+    phone: Any, live_server: str, screenshot_dir: Path, lang: str
+) -> None:
+    """RULES.md, fourth reading: the page takes the table's size, keeps it in the address
+    (`?players=`), and says under the verdict which shoe it judged by; without it, the largest
+    shoe of the players in force (zioncheck-nl's house rule `max_players` extends them)."""
+    from conftest import WATCH_CSP
+    from test_accessibility_browser import _in_both_schemes
+
+    words = TABLE_WORDS[lang]
+    page = phone(360, 740, color_scheme=words["scheme"], bypass_csp=True)
+    page.add_init_script(WATCH_CSP)
+    page.goto(f"{live_server}/referee?lang={lang}&{words['query']}")
+    field = page.locator(words["field"])
+    if lang == "nl":  # the notation help: JK is always the joker, the jack of clubs is BK
+        hint = page.locator(f"{words['field']}-hint")
+        expect(hint).to_contain_text("JK is altijd de joker; de boer van klaveren is BK.")
+    field.fill(words["cards"])
+    mark, line = words["largest"]
+    verdict_is(page, mark)
+    expect(page.locator("#verdict .ref-shoe")).to_contain_text(line)
+    assert re.search(r"players=\d", page.url) is None
+    # The table's size: typed, and the page drawn again for its shoe.
+    with page.expect_navigation():
+        page.locator("#players").fill("4")
+        page.locator("#players").blur()
+    mark, line = words["of_four"]
+    verdict_is(page, mark)
+    expect(page.locator("#verdict .ref-shoe")).to_contain_text(line)
+    assert "players=4" in page.url
+    expect(page.locator("#players")).to_have_value("4")
+    expect(page.locator("[data-ref-share]")).to_have_attribute("href", re.compile("players=4"))
+    expect(page.locator(".ref-tabs a").first).to_have_attribute("href", re.compile("players=4"))
+    page.screenshot(path=str(screenshot_dir / f"referee-players-{lang}-360.png"), full_page=True)
+    fits_the_phone(page)
+    assert {scheme: v for scheme, v in _in_both_schemes(page).items() if v} == {}
+    # A link shared keeps the table: a fresh page of the same address judges the same.
+    again = phone(320, 640, color_scheme=words["scheme"])
+    again.goto(page.url)
+    expect(again.locator("#verdict .ref-shoe")).to_contain_text(line)
+    assert again.evaluate("document.documentElement.scrollWidth") <= 320
+    # A size the rules in force do not allow: said under the field, nothing lost.
+    typed, said = words["too_many"]
+    with page.expect_navigation():
+        page.locator("#players").fill(typed)
+        page.locator("#players").blur()
+    expect(page.locator("#players-errors")).to_have_text(said)
+    expect(page.locator("#players")).to_have_value(typed)
+    expect(page.locator("#players")).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_value(words["cards"])
+    page.screenshot(
+        path=str(screenshot_dir / f"referee-players-refused-{lang}-360.png"), full_page=True
+    )
+    assert {scheme: v for scheme, v in _in_both_schemes(page).items() if v} == {}

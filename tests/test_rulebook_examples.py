@@ -4,16 +4,13 @@ for its variant and each shoe the card covers, and the sentences follow the vari
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from referee.engine.melds import check_meld
 from referee.engine.variants import VARIANTS
-from referee.web.house_rules import table_rules
-from referee.web.printing.rulebook import Rulebook, build_rulebook, covered_shoes
+from referee.web.printing.rulebook import Rulebook, covered_shoes
 
 # House rules that change what the examples show: aces, corners, sets, runs, jokers, decks.
 HOUSE_TABLES: list[tuple[str, dict[str, Any]]] = [(variant_id, {}) for variant_id in VARIANTS] + [
@@ -33,15 +30,6 @@ HOUSE_TABLES: list[tuple[str, dict[str, Any]]] = [(variant_id, {}) for variant_i
     ),
     ("contract", {"contracts": {"1": "2 sets of 4"}, "max_jokers_per_meld": 0}),
 ]
-
-
-@pytest.fixture
-def book(app: Flask) -> Iterator[Any]:
-    def make(variant_id: str, lang: str = "en", **house: Any) -> Rulebook:
-        with app.test_request_context(f"/?lang={lang}"):
-            return build_rulebook(table_rules(variant_id, house or None), lang)
-
-    yield make
 
 
 def paragraphs(rulebook: Rulebook) -> str:

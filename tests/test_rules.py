@@ -258,7 +258,7 @@ def test_contracts_last_round_only_by_going_out() -> None:
     melds = ("5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD KD")
     assert codes(contract(CONTRACT, 7, *melds)) == ["last_round_goes_out"]
     assert contract(CONTRACT, 7, *melds, going_out=True).valid
-    assert contract(ZIONCHECK, 7, "5H 6H 7H", "5S 6S 7S 8S", "9D 10D JD QD KD", going_out=True)
+    assert contract(ZIONCHECK, 7, "5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD KD", going_out=True)
     assert contract(SHANGHAI, 7, *melds).valid  # Shanghai has no such rule
 
 
@@ -280,7 +280,7 @@ def test_contracts_custom_table_is_data() -> None:
     )
     assert custom.contract_for(7) == Contract(sets=0, runs=4, set_size=3, run_size=3)
     assert contract(
-        custom, 7, "5H 6H 7H", "5S 6S 7S", "9D 10D JD", "2C 3C 4C", going_out=True
+        custom, 7, "5H 6H 7H 8H", "5S 6S 7S", "9D 10D JD", "2C 3C 4C", going_out=True
     ).valid
 
 
@@ -314,7 +314,7 @@ def test_contracts_custom_table_changes_single_rounds() -> None:
     assert longer.rounds == 8
     assert longer.deal[-1] == 12
     assert contract(
-        longer, 8, "5H 6H 7H", "5S 6S 7S", "9D 10D JD", "2C 3C 4C", going_out=True
+        longer, 8, "5H 6H 7H 8H", "5S 6S 7S", "9D 10D JD", "2C 3C 4C", going_out=True
     ).valid
     assert not longer.is_last_round(7)
 

@@ -167,15 +167,18 @@ def test_shoe_jokers_are_counted_too() -> None:
     assert [v.code for v in shoe_violations(parse_cards("5H 5H"), RUMMY)] == ["too_many_copies"]
 
 
+# Whole hands going out in round 1 of contract (10 dealt + 1 drawn = 11 cards): two sets and
+# the last discard, or (where no discard may end the turn) two sets alone.
+SETS_OF_TEN = ("7H 7S 7D 7C 7H", "KC KD KS KH KC")
+SETS_OF_ELEVEN = ("7H 7S 7D 7C 7H 7S", "KC KD KS KH KC")
+
+
 def test_shoe_counts_every_meld_of_a_contract_and_its_discard() -> None:
     shoe = CONTRACT.shoe_for(3)
-    verdict = contract(
-        CONTRACT, 1, "7H 7S 7H", "KC KD KS", going_out=True, discard=parse_card("7H")
-    )
+    hand = ("7H 7S 7H 7C 7D", "KC KD KS KH KC")
+    verdict = contract(CONTRACT, 1, *hand, going_out=True, discard=parse_card("7H"))
     assert codes(verdict) == []  # largest shoe: three 7H are fine
-    verdict = contract(
-        CONTRACT, 1, "7H 7S 7H", "KC KD KS", going_out=True, discard=parse_card("7H"), shoe=shoe
-    )
+    verdict = contract(CONTRACT, 1, *hand, going_out=True, discard=parse_card("7H"), shoe=shoe)
     assert codes(verdict) == ["too_many_copies"] and verdict.violations[0].meld is None
 
 
@@ -192,30 +195,52 @@ def test_shoe_lay_offs_and_swaps_count_the_meld_and_the_hand() -> None:
 
 
 def test_going_out_contract_rounds_one_to_six_need_a_last_discard() -> None:
-    sets = ("7H 7S 7D", "KC KD KS")
-    assert codes(contract(CONTRACT, 1, *sets, going_out=True)) == ["going_out_needs_discard"]
-    assert contract(CONTRACT, 1, *sets, going_out=True, discard=parse_card("2C")).valid
-    assert contract(CONTRACT, 1, *sets).valid  # not going out: no discard asked
+    assert codes(contract(CONTRACT, 1, *SETS_OF_ELEVEN, going_out=True)) == [
+        "going_out_needs_discard"
+    ]
+    assert contract(CONTRACT, 1, *SETS_OF_TEN, going_out=True, discard=parse_card("2C")).valid
+    assert contract(CONTRACT, 1, "7H 7S 7D", "KC KD KS").valid  # not going out: no discard asked
 
 
 def test_going_out_contract_last_round_forbids_a_discard() -> None:
-    runs = ("5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD")
-    assert contract(CONTRACT, 7, *runs, going_out=True).valid
+    runs = ("5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD")  # 12 cards of 13
+    assert contract(CONTRACT, 7, "5H 6H 7H 8H 9H", *runs[1:], going_out=True).valid
     verdict = contract(CONTRACT, 7, *runs, going_out=True, discard=parse_card("KD"))
     assert codes(verdict) == ["last_round_no_discard"]
     assert verdict.violations[0].params == {"card": "KD"}
 
 
-@pytest.mark.parametrize("variant", [SHANGHAI, ZIONCHECK], ids=lambda v: v.id)
-def test_going_out_shanghai_and_zioncheck_with_or_without_a_discard(variant: Variant) -> None:
-    sets = ("7H 7S 7D", "KC KD KS")
+@pytest.mark.parametrize(
+    ("variant", "number", "whole", "with_discard"),
+    [
+        # Shanghai deals 11: 12 cards in two sets, or 11 and a discard.
+        (
+            SHANGHAI,
+            1,
+            ("7H 7S 7D 7C 7H 7S", "KC KD KS KH KC KD"),
+            ("7H 7S 7D 7C 7H 7S", "KC KD KS KH KC"),
+        ),
+        # zioncheck-nl's sets hold at most 4: its first deal cannot go out in melds alone (9 of
+        # 11 cards), its fourth can: three sets of 4, or 4 + 4 + 3 and a discard.
+        (
+            ZIONCHECK,
+            4,
+            ("7H 7S 7D 7C", "KC KD KS KH", "9C 9D 9S 9H"),
+            ("7H 7S 7D 7C", "KC KD KS KH", "9C 9D 9S"),
+        ),
+    ],
+    ids=["shanghai", "zioncheck-nl"],
+)
+def test_going_out_shanghai_and_zioncheck_with_or_without_a_discard(
+    variant: Variant, number: int, whole: tuple[str, ...], with_discard: tuple[str, ...]
+) -> None:
     assert variant.going_out_discard is GoingOutDiscard.EITHER
-    assert contract(variant, 1, *sets, going_out=True).valid
-    assert contract(variant, 1, *sets, going_out=True, discard=parse_card("2C")).valid
+    assert contract(variant, number, *whole, going_out=True).valid
+    assert contract(variant, number, *with_discard, going_out=True, discard=parse_card("2C")).valid
 
 
 def test_going_out_zioncheck_last_round_melds_everything() -> None:
-    runs = ("5H 6H 7H", "5S 6S 7S 8S", "9D 10D JD QD KD")
+    runs = ("5H 6H 7H 8H", "5S 6S 7S 8S", "9D 10D JD QD KD")  # 12 dealt + 1 drawn
     assert contract(ZIONCHECK, 7, *runs, going_out=True).valid
     discarded = contract(ZIONCHECK, 7, *runs, going_out=True, discard=parse_card("2C"))
     assert codes(discarded) == ["last_round_no_discard"]
@@ -228,16 +253,15 @@ def test_going_out_rummy_needs_a_discard() -> None:
 
 def test_going_out_discard_house_rule_is_a_choice_for_the_rounds_before_the_last() -> None:
     forbidden = get_variant("contract", {"going_out_discard": "forbidden"})
-    sets = ("7H 7S 7D", "KC KD KS")
-    assert contract(forbidden, 1, *sets, going_out=True).valid
-    assert codes(contract(forbidden, 1, *sets, going_out=True, discard=parse_card("2C"))) == [
-        "going_out_no_discard"
-    ]
+    assert contract(forbidden, 1, *SETS_OF_ELEVEN, going_out=True).valid
+    discarded = contract(forbidden, 1, *SETS_OF_TEN, going_out=True, discard=parse_card("2C"))
+    assert codes(discarded) == ["going_out_no_discard"]
     either = get_variant("contract", {"going_out_discard": "either"})
-    assert contract(either, 1, *sets, going_out=True).valid
+    assert contract(either, 1, *SETS_OF_ELEVEN, going_out=True).valid
     assert either.going_out_discard_in(7) is GoingOutDiscard.FORBIDDEN  # the last stays as is
     required = get_variant("shanghai", {"going_out_discard": "required"})
-    assert codes(contract(required, 1, *sets, going_out=True)) == ["going_out_needs_discard"]
+    twelve = ("7H 7S 7D 7C 7H 7S", "KC KD KS KH KC KD")  # Shanghai deals 11
+    assert codes(contract(required, 1, *twelve, going_out=True)) == ["going_out_needs_discard"]
     assert required.going_out_discard_in(7) is GoingOutDiscard.REQUIRED  # no go-out-only round
     # Games saved while the rule was a yes/no switch still read: yes required, no either.
     assert get_variant("contract", {"going_out_discard": True}).going_out_discard.value == (

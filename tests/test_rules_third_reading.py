@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from html import unescape
 from typing import Any
 
@@ -112,22 +111,6 @@ def test_hand_size_going_out_counts_what_buying_can_bring() -> None:
     eighteen = melds("7H 7S 7D 7C 7H 7S 7D 7C", "9C 9D 9S 9H 9C 9D 9S 9H 9C")
     refused = too_many(eighteen, FRUSTRATION, 1, discard=kd, players=4)
     assert refused.params == {"limit": 17, "count": 18}
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    from referee.web import create_app
-
-    instance = tmp_path_factory.mktemp("third-reading")
-    yield create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": f"sqlite:///{instance / 'db'}"},
-        instance_path=str(instance),
-    )
-
-
-@pytest.fixture
-def http(web: Flask) -> FlaskClient:
-    return web.test_client()
 
 
 def post(http: FlaskClient, call: str, body: dict[str, Any], status: int = 200) -> Any:
@@ -319,11 +302,13 @@ def test_zioncheck_table_the_summary_names_both_shoes(web: Flask) -> None:
 
 
 def test_zioncheck_discard_a_card_taken_from_the_pile_not_again_the_same_turn() -> None:
-    out = melds("7H 7S 7D", "9C 9D 9S")
+    # A whole hand of deal 4 (10 dealt + 1 drawn; several cards taken from the pile add more):
+    # zioncheck-nl's first deal cannot go out in melds alone, its sets hold at most 4.
+    out = melds("7H 7S 7D 7C", "9C 9D 9S 9H", "KC KD KS")
     taken = check_contract(
         out,
         ZIONCHECK,
-        1,
+        4,
         going_out=True,
         discard=parse_card("4C"),
         from_discard_pile=[parse_card("4C")],
@@ -333,7 +318,7 @@ def test_zioncheck_discard_a_card_taken_from_the_pile_not_again_the_same_turn() 
     other = check_contract(
         out,
         ZIONCHECK,
-        1,
+        4,
         going_out=True,
         discard=parse_card("4C"),
         from_discard_pile=[parse_card("9S")],
@@ -342,13 +327,13 @@ def test_zioncheck_discard_a_card_taken_from_the_pile_not_again_the_same_turn() 
     # Of several cards taken, one may be discarded again (seed 001).
     several = [parse_card("4C"), parse_card("9S"), parse_card("7D")]
     assert check_contract(
-        out, ZIONCHECK, 1, going_out=True, discard=parse_card("4C"), from_discard_pile=several
+        out, ZIONCHECK, 4, going_out=True, discard=parse_card("4C"), from_discard_pile=several
     ).valid
-    # Contract's seeds are silent: our default lets the card go again.
+    # Contract's seeds are silent: our default lets the card go again (its hand: 10 + 1).
     assert check_contract(
-        out,
+        melds("7H 7S 7D", "9C 9D 9S 9H", "KC KD KS"),
         CONTRACT,
-        1,
+        4,
         going_out=True,
         discard=parse_card("4C"),
         from_discard_pile=[parse_card("4C")],
@@ -360,8 +345,8 @@ def test_zioncheck_discard_taken_card_in_the_api_the_page_and_the_command_line(
 ) -> None:
     body = {
         "variant": "zioncheck-nl",
-        "round": 1,
-        "melds": ["7H 7S 7D", "9C 9D 9S"],
+        "round": 4,
+        "melds": ["7H 7S 7D 7C", "9C 9D 9S 9H", "KC KD KS"],
         "going_out": True,
         "discard": "4C",
         "from_discard_pile": "4C",
@@ -376,8 +361,8 @@ def test_zioncheck_discard_taken_card_in_the_api_the_page_and_the_command_line(
     query = {
         "check": "contract",
         "variant": "zioncheck-nl",
-        "round": "1",
-        "melds": "7H 7S 7D\n9C 9D 9S",
+        "round": "4",
+        "melds": "7H 7S 7D 7C\n9C 9D 9S 9H\nKC KD KS",
         "going_out": "1",
         "discard": "4C",
     }
@@ -388,23 +373,13 @@ def test_zioncheck_discard_taken_card_in_the_api_the_page_and_the_command_line(
     contract = http.get("/referee", query_string={**query, "variant": "contract"})
     assert 'name="from_discard_pile"' not in contract.get_data(as_text=True)
 
-    args = ["contract", "--variant", "zioncheck-nl", "--round", "1", "--going-out"]
-    status, out, _ = cli(
-        *args, "--discard", "4C", "--from-discard-pile", "4C", "7H 7S 7D", "9C 9D 9S"
-    )
+    args = ["contract", "--variant", "zioncheck-nl", "--round", "4", "--going-out"]
+    hand = ("7H 7S 7D 7C", "9C 9D 9S 9H", "KC KD KS")
+    status, out, _ = cli(*args, "--discard", "4C", "--from-discard-pile", "4C", *hand)
     assert status == 1 and "taken from the discard pile this turn" in out
 
 
 # -- Rule cards: runs of 3 or more, a card once per deck, defaults as defaults ---------------
-
-
-@pytest.fixture
-def book(web: Flask) -> Iterator[Any]:
-    def make(variant_id: str, lang: str = "en", **house: Any) -> Rulebook:
-        with web.test_request_context(f"/?lang={lang}"):
-            return build_rulebook(table_rules(variant_id, house or None), lang)
-
-    yield make
 
 
 def full_text(rulebook: Rulebook) -> str:
@@ -489,7 +464,10 @@ def test_rule_cards_zioncheck_player_count_swaps_and_the_taken_card(book: Any) -
     assert "take a joker from another player's run" in text
     assert "the natural card from your hand" in text and "never from your own" in text
     assert "may not be discarded again in the same turn; if you took several" in text
-    assert dutch.turn_steps[-1].endswith("not the card you took from the discard pile.")
+    # Seed 001 (fourth reading): a single card taken may not go back; of several, one may.
+    assert dutch.turn_steps[-1].endswith(
+        "not a single card you took from the discard pile; of several taken, one may go back."
+    )
     assert "You may start in the same turn as your contract." in text
 
 
@@ -510,15 +488,16 @@ def test_rule_cards_where_the_seeds_differ_the_card_says_which_we_took(book: Any
 
 def test_last_round_discard_is_a_house_rule_the_engine_follows() -> None:
     """Seed 000 says both 'no discard required' and 'must go without': we take 'without'."""
-    hand = melds("4H 5H 6H 7H", "4S 5S 6S 7S", "4D 5D 6D 7D")
+    hand = melds("4H 5H 6H 7H", "4S 5S 6S 7S", "4D 5D 6D 7D")  # 12 cards and a discard: 13
+    whole = melds("4H 5H 6H 7H 8H", "4S 5S 6S 7S", "4D 5D 6D 7D")  # 13 cards, no discard
     assert codes(check_contract(hand, CONTRACT, 7, going_out=True, discard=parse_card("KD"))) == [
         "last_round_no_discard"
     ]
     either = get_variant("contract", {"last_round_discard": "either"})
     assert check_contract(hand, either, 7, going_out=True, discard=parse_card("KD")).valid
-    assert check_contract(hand, either, 7, going_out=True).valid
+    assert check_contract(whole, either, 7, going_out=True).valid
     required = get_variant("contract", {"last_round_discard": "required"})
-    assert codes(check_contract(hand, required, 7, going_out=True)) == ["going_out_needs_discard"]
+    assert codes(check_contract(whole, required, 7, going_out=True)) == ["going_out_needs_discard"]
 
 
 # -- Words as the seeds' players say them ------------------------------------------------------
@@ -560,7 +539,13 @@ def test_words_dutch_decks_stock_and_buying(book: Any) -> None:
     assert frustration.shoe_head[1] == "Kaartspellen"
     assert "voorraadstapel" in full_text(frustration)
     assert frustration.brief[-1] == "Kopen mag: hoogstens 3 keer per speler per ronde."
-    assert book("contract", "nl").sections[6].paragraphs[0].startswith("Geen kopen:")
+    # Fourth reading: buying off is an optional house rule this table does not play.
+    assert (
+        book("contract", "nl")
+        .sections[6]
+        .paragraphs[0]
+        .startswith("Kopen (de afgegooide kaart buiten je beurt pakken) is een optionele huisregel")
+    )
     assert "H-A-2 geldt niet" in [e.caption for e in frustration.meld_examples]
     assert "rond de hoek" not in full_text(frustration)
 

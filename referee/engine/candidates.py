@@ -161,6 +161,7 @@ class Rules:
         self.around = variant.around_the_corner
         self.top = 14 if variant.aces is AceRule.HIGH_OR_LOW else 13
         self.runs_rule = variant.contract_runs
+        self.distinct_set_ranks = variant.distinct_set_ranks
         self.decks = variant.max_decks
         self.jokers = variant.max_jokers if variant.uses_jokers else 0  # at most, in the shoe
         self.rank_points = variant.rank_points
@@ -212,6 +213,7 @@ def _rules_by_fields(variant: Variant, set_size: int, run_size: int) -> Rules:
         variant.around_the_corner,
         variant.aces,
         variant.contract_runs,
+        variant.distinct_set_ranks,
         variant.played_shoes,  # the decks and jokers the search may use
         variant.joker_points,
         variant.rank_points,

@@ -17,7 +17,7 @@ from .melds import (
     shoe_violations,
     undeclared_joker,
 )
-from .scoring import verify_hand_size
+from .scoring import verify_whole_hand
 from .variants import Contract, ContractRuns, GoingOutDiscard, ShoeRule, Variant
 
 #: The most melds one contract check reads (the API and the referee page alike): a contract
@@ -57,9 +57,10 @@ def check_contract(
     `going_out` says the melds, and the `discard` if one is given, are the player's whole
     hand, laid down in the going-out turn: whether that turn ends with a discard follows
     the variant (`Variant.going_out_discard_in`). In a last round that is laid down only by
-    going out, nothing else is allowed. A whole hand is held to RULES.md "Hand sizes" first:
-    longer than `max_hand_size` (for `players`, else the variant's largest deal) raises
-    RefereeError `too_many_cards`, an input error rather than a verdict.
+    going out, nothing else is allowed. A whole hand is held to its size first (RULES.md
+    "Hand sizes" and the fourth reading): longer than `max_hand_size` (for `players`, else the
+    variant's largest deal) raises RefereeError `too_many_cards`, shorter than the cards dealt
+    and the one drawn `hand_too_short`: input errors rather than verdicts.
     `from_discard_pile` are the cards taken from the discard pile this turn: where the
     variant forbids it, the one card taken is not the discard. `shoe` is the table's (else
     the largest allowed). Where jokers are declared, a joker the contract still leaves two
@@ -69,7 +70,7 @@ def check_contract(
     contract = variant.contract_for(round_number)
     if going_out:
         whole_hand = sum(len(meld) for meld in melds) + (discard is not None)
-        verify_hand_size(whole_hand, variant, round_number, players)
+        verify_whole_hand(whole_hand, variant, round_number, players)
     verdicts = [_contract_meld(meld, variant, contract, shoe) for meld in melds]
     violations: list[Violation] = []
     for index, verdict in enumerate(verdicts):
@@ -214,7 +215,7 @@ def _fit(
     combinations = _with_contract_counts(options, contract)
     for combination in itertools.islice(combinations, _MAX_COMBINATIONS):
         counted = True
-        clash = _runs_clash(combination, variant.contract_runs)
+        clash = _runs_clash(combination, variant.contract_runs) or _sets_clash(combination, variant)
         if clash is not None:
             first_shape = first_shape or clash
             continue
@@ -304,6 +305,21 @@ def _runs_clash(combination: Sequence[Reading], rule: ContractRuns) -> Violation
                     index,
                 )
         seen.append(reading)
+    return None
+
+
+def _sets_clash(combination: Sequence[Reading], variant: Variant) -> Violation | None:
+    """The first set of a rank another set of the contract has, where house rule
+    `distinct_set_ranks` asks the sets to differ (by default two sets may share a rank)."""
+    if not variant.distinct_set_ranks:
+        return None
+    seen: set[Rank] = set()
+    for index, reading in enumerate(combination):
+        if reading.kind is not MeldKind.SET or reading.rank is None:
+            continue
+        if reading.rank in seen:
+            return Violation("sets_same_rank", {"rank": reading.rank.letter}, index)
+        seen.add(reading.rank)
     return None
 
 

@@ -79,6 +79,7 @@ ERROR_CODES = frozenset(
         "bad_players",
         "no_contract",
         "too_many_cards",
+        "hand_too_short",
         "unknown_house_rule",
         "deal_length",
         # round results
@@ -143,6 +144,7 @@ VIOLATION_CODES = frozenset(
         "contract_set_too_short",
         "runs_same_suit_and_start",
         "runs_same_suit",
+        "sets_same_rank",
         "last_round_goes_out",
         # going out
         "going_out_needs_discard",

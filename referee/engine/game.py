@@ -721,7 +721,7 @@ class Game:
             say("rummy_not_in_variant", "rummy")
         elif result.rummy and not result.went_out:
             say("rummy_needs_going_out", "rummy")
-        if result.buys and not variant.buying:
+        if result.buys and not variant.buying_played:  # a limit of 0 is no buying
             say("buying_off", "buys")
         elif not 0 <= result.buys <= variant.buy_limit:
             say("too_many_buys", "buys", buys=result.buys, limit=variant.buy_limit)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from .cards import Card, Rank
 from .errors import RefereeError
-from .variants import Scoring, Variant
+from .variants import Contract, GoingOutDiscard, Scoring, Variant
 
 
 class ScoringError(RefereeError):
@@ -50,6 +50,20 @@ def value_classes(variant: Variant) -> tuple[ValueClass, ...]:
 SEVERAL_DISCARDS_HAND: Final = 30
 
 
+def _dealt(
+    variant: Variant,
+    round_number: int,
+    players: int | None,
+    pick: Callable[[Iterable[int]], int],
+) -> int:
+    """The cards each player is dealt in a round: at this table, or (`players` None) the
+    largest or smallest deal (`pick`) of any table the variant is played at."""
+    if players is not None:
+        return variant.cards_dealt(round_number, players)
+    counts = range(variant.min_players, variant.max_players + 1)
+    return pick(variant.cards_dealt(round_number, count) for count in counts)
+
+
 def max_hand_size(variant: Variant, round_number: int, players: int | None = None) -> int:
     """The most cards a player can hold in a round (RULES.md "Hand sizes"; a bound, not a
     likelihood): the cards dealt, the card drawn, and what the buy limit can bring (each buy
@@ -57,13 +71,8 @@ def max_hand_size(variant: Variant, round_number: int, players: int | None = Non
     Without a player count, the largest deal any table of the variant gets.
     Raises RoundError for a round the variant does not have.
     """
-    if players is None:
-        counts = range(variant.min_players, variant.max_players + 1)
-        dealt = max(variant.cards_dealt(round_number, count) for count in counts)
-    else:
-        dealt = variant.cards_dealt(round_number, players)
-    most = dealt + 1  # a drawn card not yet discarded
-    if variant.buying:
+    most = _dealt(variant, round_number, players, max) + 1  # a drawn card not yet discarded
+    if variant.buying_played:
         most += variant.buy_limit * (1 + variant.buy_penalty_cards)
     if variant.take_several_discards:
         most = max(most, SEVERAL_DISCARDS_HAND)
@@ -78,6 +87,42 @@ def verify_hand_size(
     limit = max_hand_size(variant, round_number, players)
     if cards > limit:
         raise RefereeError("too_many_cards", limit=limit, count=cards)
+
+
+def least_whole_hand(variant: Variant, round_number: int, players: int | None = None) -> int:
+    """The fewest cards a whole hand going out holds (RULES.md, fourth reading): the cards
+    dealt and the card drawn; buys and several cards taken from the pile only add. Without a
+    player count, the smallest deal any table of the variant gets.
+    Raises RoundError for a round the variant does not have.
+    """
+    return _dealt(variant, round_number, players, min) + 1
+
+
+def most_in_one_turn(variant: Variant, round_number: int, contract: Contract) -> int | None:
+    """The most cards a contract's melds and the last discard can hold, where that is bounded
+    below any hand (sets of at most `max_set_size`, no runs); None where it is not bounded.
+    zioncheck-nl's first deal: two sets of at most 4 and a discard, 9 cards of 11."""
+    if contract.runs or variant.max_set_size is None:
+        return None
+    discard = variant.going_out_discard_in(round_number) is not GoingOutDiscard.FORBIDDEN
+    return contract.sets * variant.max_set_size + discard
+
+
+def verify_whole_hand(
+    cards: int, variant: Variant, round_number: int, players: int | None = None
+) -> None:
+    """A whole hand going out, held to its size before any verdict: longer than
+    `max_hand_size` is RefereeError `too_many_cards` (limit, count), shorter than
+    `least_whole_hand` is `hand_too_short` (least, count; and `most`, the most the contract's
+    melds and a discard hold, where even that is too short: going out needs lay-offs)."""
+    verify_hand_size(cards, variant, round_number, players)
+    least = least_whole_hand(variant, round_number, players)
+    if cards >= least:
+        return
+    most = most_in_one_turn(variant, round_number, variant.contract_for(round_number))
+    if most is not None and most < least:
+        raise RefereeError("hand_too_short", least=least, count=cards, most=most)
+    raise RefereeError("hand_too_short", least=least, count=cards)
 
 
 def fewest_cards_held(variant: Variant, round_number: int, players: int, buys: int = 0) -> int:

@@ -405,8 +405,13 @@ class _Search:
 
     def _suit_taken(self, candidate: Candidate) -> bool:
         """A run that cannot join the runs chosen so far: in a suit another run has, where the
-        suits must differ, or where runs of one suit must start apart and cannot all."""
-        if candidate.kind is not MeldKind.RUN or self.runs_rule is ContractRuns.ANY:
+        suits must differ, or where runs of one suit must start apart and cannot all. A set of
+        a rank another set has, where the sets must differ in rank (`distinct_set_ranks`)."""
+        if candidate.kind is MeldKind.SET:
+            return self.rules.distinct_set_ranks and any(
+                c.kind is MeldKind.SET and c.key == candidate.key for c in self.chosen
+            )
+        if self.runs_rule is ContractRuns.ANY:
             return False
         same = [c for c in self.chosen if c.kind is MeldKind.RUN and c.key == candidate.key]
         if not same:

@@ -60,6 +60,30 @@ class SeedsDiffer(Enum):
     DISCARD_FACE = "discard_face"
 
 
+class OurReading(Enum):
+    """A point the seed texts leave open, which a preset decides: the rule card says the
+    choice is ours (and the house rule that changes it), until the table changes that rule."""
+
+    # Seed 000 names progressive rummy's contracts as "other" without listing them.
+    CONTRACTS = "contracts"
+    # Seed 000: joker rummy plays "sometimes 6 or 8 jokers"; how many at which table is ours.
+    JOKERS = "jokers"
+    # Seed 000: 7-8 players play "three or four decks plus 6-8 jokers"; the shoe dealt is ours.
+    LARGEST_TABLE_SHOE = "largest_table_shoe"
+    # Seed 003 says "at most 3 buys per round" without "per player" (seed 000 has it).
+    BUY_LIMIT_PER_PLAYER = "buy_limit_per_player"
+
+    @property
+    def house_rule(self) -> str:
+        """The house rule a table changes this reading by (then the card says the table's)."""
+        return {
+            OurReading.CONTRACTS: "contracts",
+            OurReading.JOKERS: "shoe",
+            OurReading.LARGEST_TABLE_SHOE: "shoe",
+            OurReading.BUY_LIMIT_PER_PLAYER: "buy_limit",
+        }[self]
+
+
 class Scoring(Enum):
     """How a round is scored and who wins the game."""
 
@@ -171,6 +195,9 @@ class Variant:
     min_natural_cards: int = 1
     jokers_declared: bool = False  # a joker's card is said aloud and fixed for the round
     contract_runs: ContractRuns = ContractRuns.SUIT_OR_START
+    # Two sets of one contract must differ in rank (off: seed 000's "zwei separate
+    # Drilling-Gruppen" are separate melds, and with two decks or more six 2s exist).
+    distinct_set_ranks: bool = False
 
     # Play
     layoff_after_contract: bool = True
@@ -209,6 +236,8 @@ class Variant:
     # House rules whose value the seed gives as a default ("usually", "unless you agree
     # otherwise"): the rule card says it that way and names the house rule.
     said_as_defaults: tuple[str, ...] = ()
+    # Points the seeds leave open that this preset decides: the rule card says they are ours.
+    our_readings: tuple[OurReading, ...] = ()
 
     # -- questions about the variant --------------------------------------------------------
 
@@ -267,6 +296,12 @@ class Variant:
         if self.goes_out_only(round_number):
             return self.last_round_discard
         return self.going_out_discard
+
+    @property
+    def buying_played(self) -> bool:
+        """Whether a player may buy at all: buying on, with a limit above 0. A buy limit of 0
+        is no buying, everywhere (RULES.md, fourth reading)."""
+        return self.buying and self.buy_limit > 0
 
     @property
     def stock_can_end_a_round(self) -> bool:
@@ -362,6 +397,7 @@ class Variant:
                     "min_natural_cards",
                     "jokers_declared",
                     "contract_runs",
+                    "distinct_set_ranks",
                 )
             },
             "house_rules": self.house_rules(),
@@ -414,6 +450,7 @@ HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
     "min_natural_cards": HouseRule("int", 1, 13),
     "jokers_declared": HouseRule("bool"),
     "contract_runs": HouseRule("choice", choices=tuple(rule.value for rule in ContractRuns)),
+    "distinct_set_ranks": HouseRule("bool"),
     "layoff_after_contract": HouseRule("bool"),
     "layoff_same_turn": HouseRule("bool"),
     "joker_swap_runs": HouseRule("bool"),
@@ -754,6 +791,7 @@ CONTRACT: Final = Variant(
     last_round_goes_out=True,
     seeds_differ=(SeedsDiffer.LAST_ROUND_DISCARD, SeedsDiffer.DISCARD_FACE),
     said_as_defaults=("buy_limit",),  # "normalerweise 3 Käufe pro Runde pro Spieler"
+    our_readings=(OurReading.LARGEST_TABLE_SHOE,),  # 3 decks + 6 jokers at 7-8 players
 )
 
 SHANGHAI: Final = Variant(
@@ -778,6 +816,7 @@ SHANGHAI: Final = Variant(
     going_out_discard=GoingOutDiscard.EITHER,
     rank_points=_points(15, 5, 10, 10),
     joker_points=50,
+    our_readings=(OurReading.BUY_LIMIT_PER_PLAYER,),  # "Höchstens 3 Käufe pro Runde"
 )
 
 ZIONCHECK_NL: Final = Variant(
@@ -859,6 +898,7 @@ JOKER_RUMMY: Final = dataclasses.replace(
     source="seed 000, named variations",
     aliases=(),
     shoe=(ShoeRule(3, 4, 2, 6), ShoeRule(5, 6, 3, 8), ShoeRule(7, 8, 3, 8)),
+    our_readings=(OurReading.JOKERS, OurReading.LARGEST_TABLE_SHOE),
 )
 
 PROGRESSIVE: Final = dataclasses.replace(
@@ -868,6 +908,7 @@ PROGRESSIVE: Final = dataclasses.replace(
     source="seed 000, named variations",
     aliases=("progressive-rummy",),
     deal=(10, 11, 12, 13, 14, 15, 16),
+    our_readings=(OurReading.CONTRACTS, OurReading.LARGEST_TABLE_SHOE),
 )
 
 SHORT: Final = dataclasses.replace(

@@ -19,6 +19,7 @@ from referee.engine.game import Reason
 from .words import (
     card_label,
     cards_or,
+    house_rule_label,
     joker_notation,
     meld_kind_label,
     melds_count_text,
@@ -116,6 +117,30 @@ def _too_many_cards(p: Mapping[str, Any]) -> str:
     )
 
 
+def _hand_too_short(p: Mapping[str, Any]) -> str:
+    """A whole hand going out shorter than the cards dealt and the one drawn (RULES.md, fourth
+    reading); where even the contract's melds and a discard hold fewer, going out needs
+    lay-offs, and the sentence says so."""
+    said = ngettext(
+        "A whole hand going out holds at least %(num)d card here (the cards dealt and the card "
+        "drawn); this one has %(count)d.",
+        "A whole hand going out holds at least %(num)d cards here (the cards dealt and the card "
+        "drawn); this one has %(count)d.",
+        _num(p["least"]),
+        count=_num(p["count"]),
+    )
+    if "most" not in p:
+        return said
+    return ngettext(
+        "%(said)s In this round the contract’s melds and a discard hold at most %(num)d card: "
+        "going out needs lay-offs as well.",
+        "%(said)s In this round the contract’s melds and a discard hold at most %(num)d cards: "
+        "going out needs lay-offs as well.",
+        _num(p["most"]),
+        said=said,
+    )
+
+
 _MESSAGES: Final[Mapping[str, Message]] = {
     # -- input errors --
     "bad_input": _bad_input,
@@ -123,6 +148,7 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "“%(token)s” is not a card. Write a rank and a suit, like 10H, Q♠ or JK.", **p
     ),
     "too_many_cards": _too_many_cards,
+    "hand_too_short": _hand_too_short,
     "unknown_variant": lambda p: gettext("There is no variant called “%(variant)s”.", **p),
     "bad_house_rule": _bad_house_rule,
     "unknown_house_rule": lambda p: gettext("There is no house rule called “%(rule)s”.", **p),
@@ -240,6 +266,12 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     ),
     "runs_same_suit": lambda p: gettext(
         "Two runs of the contract are both in %(suit)s; each run needs a suit of its own.", **p
+    ),
+    "sets_same_rank": lambda p: gettext(
+        "Two sets of the contract have the same rank, %(rank)s; at this table each set needs a "
+        "rank of its own (house rule “%(name)s”).",
+        name=house_rule_label("distinct_set_ranks"),
+        **p,
     ),
     "last_round_goes_out": lambda p: gettext(
         "In the last round the contract is laid down only by going out: the whole hand at "

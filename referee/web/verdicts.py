@@ -151,7 +151,7 @@ def hand_not_in_shoe_answer(
     answer: JSON = {
         "valid": False,
         "errors": errors_answer(violations),
-        "can_meet_contract": False,
+        "can_meet_contract": False if variant.has_contracts else None,
         "melds": [],
         "leftover": format_cards(hand),
         "leftover_penalty": penalty_of(hand, variant),
@@ -162,11 +162,13 @@ def hand_not_in_shoe_answer(
     return answer
 
 
-def solution_answer(solution: Any, *, nearest: bool = False) -> JSON:
+def solution_answer(solution: Any, variant: Variant, *, nearest: bool = False) -> JSON:
     """SPEC's `solve` answer (a `referee.engine.solver.Solution`); `missing` only when the
-    request asked for the `nearest` arrangement."""
+    request asked for the `nearest` arrangement. `can_meet_contract` is null for a variant
+    without contracts (rummy: nothing to meet)."""
+    met = bool(solution.can_meet_contract) if variant.has_contracts else None
     answer: JSON = {
-        "can_meet_contract": bool(solution.can_meet_contract),
+        "can_meet_contract": met,
         "melds": [_reading_as_meld(reading) for reading in solution.melds],
         "leftover": format_cards(solution.leftover),
         "leftover_penalty": int(solution.leftover_penalty),
@@ -182,7 +184,7 @@ def error_answer(error: RefereeError, **extra: Any) -> JSON:
     body: JSON = {"code": error.code, "message": describe(error.code, error.params)}
     if error.code == "bad_card" and "token" in error.params:
         body["input"] = error.params["token"]
-    for key in ("field", "limit", "variant", "rule"):
+    for key in ("field", "limit", "least", "variant", "rule"):
         if key in error.params and key not in body:
             body[key] = error.params[key]
     body.update(extra)

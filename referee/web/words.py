@@ -15,6 +15,7 @@ from flask_babel import get_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from referee.engine.cards import (
+    JOKER_TOKENS,
     LOCAL_RANK_LETTERS,
     LOCAL_SUIT_LETTERS,
     Card,
@@ -123,13 +124,26 @@ def suit_letters(lang: str | None = None) -> str:
     C ♣ · D ♦ · H ♥ · S ♠." (Dutch: "Kleuren: K/C ♣ · R/D ♦ · H ♥ · S ♠."), each suit's local
     letter first. Said in every language: a table whose word for hearts starts with C learns
     that C is clubs here."""
-    local = LOCAL_SUIT_LETTERS.get(lang or _language(), {})
+    lang = lang or _language()
+    local = LOCAL_SUIT_LETTERS.get(lang, {})
     suits = " · ".join(
         "/".join([*(letter for letter, s in local.items() if s is suit), suit.value])
         + f" {suit.symbol}"
         for suit in Suit
     )
-    return gettext("Suits: %(suits)s.", suits=suits)
+    said = gettext("Suits: %(suits)s.", suits=suits)
+    # Where a suit letter makes "J" + letter read as the joker's JK (Dutch K, klaveren), the
+    # hint says that JK is always the joker, and how the jack of that suit is written.
+    clash = [(letter, s) for letter, s in local.items() if f"J{letter}" in JOKER_TOKENS]
+    for letter, suit in clash:
+        jack = f"{rank_label(Rank.JACK, lang)}{letter}"
+        said = gettext(
+            "%(said)s JK is always the joker; the jack of %(suit)s is %(jack)s.",
+            said=said,
+            suit=suit_name(suit),
+            jack=jack,
+        )
+    return said
 
 
 def rank_name(rank: Rank | int | str) -> str:
@@ -371,6 +385,7 @@ _HOUSE_RULE_LABELS: Final[Mapping[str, Any]] = {
     "min_natural_cards": _l("Natural cards per meld"),
     "jokers_declared": _l("Declared jokers"),
     "contract_runs": _l("Runs of one contract"),
+    "distinct_set_ranks": _l("Sets of different ranks"),
     "layoff_after_contract": _l("Lay off only after the contract"),
     "layoff_same_turn": _l("Lay off in the same turn"),
     "joker_swap_runs": _l("Swap jokers in runs"),
@@ -427,6 +442,9 @@ _HOUSE_RULE_HELP: Final[Mapping[str, Any]] = {
     "contract_runs": _l(
         "What must differ between the runs of one contract: the suit or the starting card, "
         "the suit, or nothing."
+    ),
+    "distinct_set_ranks": _l(
+        "The sets of one contract must differ in rank (by default two sets may share one)."
     ),
     "layoff_after_contract": _l(
         "Only a player who has met the contract may lay cards off on the melds on the table."
@@ -558,6 +576,8 @@ def _shoe_rule_text(rule: ShoeRule) -> str:
 def house_rule_value(name: str, value: Any) -> str:
     """A house rule's value (as the `Variant` field holds it) in words."""
     kind = HOUSE_RULES[name].kind
+    if name == "buy_limit" and value == 0:
+        return gettext("0: no buying")  # never "at most 0 buys"
     if kind == "bool":
         return gettext("yes") if value else gettext("no")
     if value is None:

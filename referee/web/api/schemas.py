@@ -231,6 +231,9 @@ class ErrorDetail(Answer):
     input: str | None = Field(default=None, description="the token that could not be read")
     field: str | None = Field(default=None, description="the request field it is about")
     limit: int | None = None
+    least: int | None = Field(
+        default=None, description="`hand_too_short`: the fewest cards a whole hand going out holds"
+    )
 
 
 class ErrorAnswer(Answer):
@@ -298,7 +301,9 @@ class PenaltyAnswer(Answer):
 
 
 class SolveAnswer(Answer):
-    can_meet_contract: bool
+    can_meet_contract: bool | None = Field(
+        description="null for a variant without contracts (rummy): there is nothing to meet"
+    )
     melds: list[MeldAnswer]
     leftover: list[str]
     leftover_penalty: int

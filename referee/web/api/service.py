@@ -276,7 +276,7 @@ def _solve(body: schemas.SolveRequest, lang: str | None) -> JSON:
         return verdicts.hand_not_in_shoe_answer(hand, variant, outside, nearest=nearest)
     with metrics.solving():
         solution = solve(hand, variant, number, nearest=nearest)
-    return verdicts.solution_answer(solution, nearest=nearest)
+    return verdicts.solution_answer(solution, variant, nearest=nearest)
 
 
 _HANDLERS: Final[Mapping[str, Callable[[Any, str | None], JSON]]] = {

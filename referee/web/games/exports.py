@@ -44,7 +44,7 @@ def to_csv(stored: StoredGame, lang: str) -> str:
     score; then the totals. Where buying is on, each player's buys follow (``buys <name>``) and
     are summed."""
     game = stored.game
-    buying = game.variant.buying
+    buying = game.variant.buying_played
     buy_columns = [f"buys {name}" for name in game.players] if buying else []
     header = ["round", "contract", "dealer", "went_out", *game.players, *buy_columns]
     rows: list[list[Any]] = [header]

@@ -147,7 +147,7 @@ class RoundAnswer(Answer):
             went_out=None if round_.went_out is None else players[round_.went_out],
             results=named_results(game, round_),
         )
-        if game.variant.buying:  # an extra beside SPEC's shape: {name: buys} in the round
+        if game.variant.buying_played:  # an extra beside SPEC's shape: {name: buys} in the round
             answer.buys = {name: r.buys for name, r in zip(players, round_.results, strict=True)}
         return answer
 

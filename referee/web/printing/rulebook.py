@@ -15,9 +15,11 @@ from flask_babel import gettext, ngettext
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.scoring import value_classes
 from referee.engine.variants import (
+    VARIANTS,
     AceRule,
     ContractRuns,
     GoingOutDiscard,
+    OurReading,
     Scoring,
     SeedsDiffer,
     ShoeRule,
@@ -146,6 +148,12 @@ def _defaults(variant: Variant, changed: Collection[str] = ()) -> frozenset[str]
     return frozenset(name for name in variant.said_as_defaults if name not in changed)
 
 
+def _ours(variant: Variant, changed: Collection[str] = ()) -> frozenset[OurReading]:
+    """The points the seeds leave open that the card says are our choice: the preset's, unless
+    this table has changed the house rule that decides it (then it plays its own)."""
+    return frozenset(r for r in variant.our_readings if r.house_rule not in changed)
+
+
 def _house_rule(name: str) -> str:
     """A house rule named in a sentence: its label in quotes."""
     return gettext("“%(rule)s”", rule=words.house_rule_label(name))
@@ -232,7 +240,12 @@ def _contract_table(variant: Variant) -> tuple[tuple[str, ...], tuple[Row, ...],
             texts.append(text)
             note = ""
             if variant.last_round_goes_out and variant.is_last_round(number):
-                note = gettext("laid down only by going out")
+                # By the number of melds: French "3 suites de 4, posées seulement en sortant".
+                note = ngettext(
+                    "laid down only by going out",
+                    "laid down only by going out",
+                    contract.meld_count,
+                )
             cell = text[:1].upper() + text[1:]  # a cell starts as a line does: "Duas trincas"
             rows.append(Row(cells=(str(number), cell, str(variant.deal[number - 1])), note=note))
         return head, tuple(rows), tuple(texts)
@@ -328,7 +341,13 @@ def _set_example(variant: Variant) -> Example:
         suits = (Suit.CLUBS, Suit.HEARTS, Suit.HEARTS, Suit.SPADES)
     shown = min(set_size, 4)
     set_cards = tuple(Card(Rank.SEVEN, suits[i]) for i in range(shown))
-    if variant.max_set_size is not None:
+    if variant.max_set_size is not None and variant.max_set_size <= set_size:
+        caption = ngettext(  # never "3 to 3"
+            "Set: exactly %(num)d card of one rank",
+            "Set: exactly %(num)d cards of one rank",
+            variant.max_set_size,
+        )
+    elif variant.max_set_size is not None:
         caption = gettext(
             "Set: %(low)d to %(high)d cards of one rank",
             low=set_size,
@@ -445,8 +464,12 @@ def _turn_steps(variant: Variant) -> tuple[str, ...]:
     if variant.rediscard_taken_card:
         steps.append(gettext("Discard one card face up."))
     else:
+        # Seed 001: one card taken from the pile may not go back; of several, one may.
         steps.append(
-            gettext("Discard one card face up, not the card you took from the discard pile.")
+            gettext(
+                "Discard one card face up: not a single card you took from the discard pile; "
+                "of several taken, one may go back."
+            )
         )
     return tuple(steps)
 
@@ -485,7 +508,7 @@ def _brief(variant: Variant) -> tuple[str, ...]:
                 target=variant.target or 0,
             )
         )
-    if variant.buying:
+    if variant.buying_played:  # a limit of 0 is no buying: never "at most 0 buys"
         lines.append(
             ngettext(
                 "Buying is on: at most %(num)d buy per player and round.",
@@ -508,7 +531,7 @@ def _unless_agreed(said: str, name: str) -> str:
 # -- the full rules -----------------------------------------------------------------------------
 
 
-def _section_cards(variant: Variant) -> Section:
+def _section_cards(variant: Variant, ours: frozenset[OurReading]) -> Section:
     paragraphs = []
     if variant.uses_jokers:
         paragraphs.append(
@@ -537,6 +560,7 @@ def _section_cards(variant: Variant) -> Section:
                 "table shows how many for each number of players."
             )
         )
+    paragraphs += _shoe_readings(variant, ours)
     paragraphs.append(
         gettext(
             "Draw for the first deal. The deal passes to the left after every round, and the "
@@ -563,6 +587,35 @@ def _section_cards(variant: Variant) -> Section:
         )
     )
     return Section(title=gettext("Cards and deal"), paragraphs=tuple(paragraphs))
+
+
+def _shoe_readings(variant: Variant, ours: frozenset[OurReading]) -> list[str]:
+    """The shoes the seeds leave open, said as our choice (RULES.md, fourth reading): joker
+    rummy's jokers ("sometimes 6 or 8"), the 7-8-player shoe ("three or four decks plus 6-8
+    jokers")."""
+    said = []
+    if OurReading.JOKERS in ours:
+        said.append(
+            gettext(
+                "The rule texts say only “sometimes 6 or 8 jokers”: how many at which table is "
+                "our choice; a table may choose otherwise (house rule %(name)s).",
+                name=_house_rule("shoe"),
+            )
+        )
+    largest = variant.shoe_for(variant.max_players)
+    if OurReading.LARGEST_TABLE_SHOE in ours and largest.min_players >= 7:
+        said.append(
+            gettext(
+                "For %(players)s players the rule texts say three or four decks and 6 to 8 "
+                "jokers: we deal %(decks)d decks and %(jokers)d jokers; a table may choose "
+                "otherwise (house rule %(name)s).",
+                players=_players_range(largest.min_players, largest.max_players),
+                decks=largest.decks,  # a preset's (our reading goes once the shoe is changed)
+                jokers=largest.jokers,
+                name=_house_rule("shoe"),
+            )
+        )
+    return said
 
 
 def _section_turn(variant: Variant) -> Section:
@@ -614,14 +667,21 @@ def _section_turn(variant: Variant) -> Section:
 
 
 def _section_melds(variant: Variant, defaults: frozenset[str]) -> Section:
+    exactly = variant.max_set_size is not None and variant.max_set_size <= variant.min_set_size
     paragraphs = [
         ngettext(
+            "A set is exactly %(num)d card of the same rank.",
+            "A set is exactly %(num)d cards of the same rank.",
+            variant.max_set_size or 0,
+        )
+        if exactly
+        else ngettext(
             "A set is %(num)d or more cards of the same rank.",
             "A set is %(num)d or more cards of the same rank.",
             variant.min_set_size,
         )
     ]
-    if variant.max_set_size is not None:
+    if variant.max_set_size is not None and not exactly:
         paragraphs.append(
             ngettext(
                 "A set has at most %(num)d card.",
@@ -767,7 +827,9 @@ def _swap_words(variant: Variant) -> str:
     )
 
 
-def _section_contract(variant: Variant, defaults: frozenset[str]) -> Section | None:
+def _section_contract(
+    variant: Variant, defaults: frozenset[str], ours: frozenset[OurReading]
+) -> Section | None:
     if not variant.has_contracts:
         return None
     paragraphs = [
@@ -795,9 +857,37 @@ def _section_contract(variant: Variant, defaults: frozenset[str]) -> Section | N
         )
     elif variant.contract_runs is ContractRuns.DIFFERENT_SUITS:
         paragraphs.append(gettext("The runs of one contract must all be in different suits."))
+    paragraphs += _set_ranks_words(variant)
+    if OurReading.CONTRACTS in ours:
+        paragraphs.append(
+            gettext(
+                "The rule texts do not list this game's contracts: the contracts table is our "
+                "choice; a table may set its own (house rule %(name)s).",
+                name=_house_rule("contracts"),
+            )
+        )
     if variant.last_round_goes_out:
         paragraphs.append(_last_round_words(variant, defaults))
     return Section(title=gettext("The contract"), paragraphs=tuple(paragraphs))
+
+
+def _set_ranks_words(variant: Variant) -> list[str]:
+    """Two sets of one contract may share a rank (seed 000's "zwei separate Drilling-Gruppen"),
+    said where a contract has two sets and the shoe two of a card; house rule
+    `distinct_set_ranks` makes them differ."""
+    if not any(contract.sets > 1 for contract in variant.contracts):
+        return []
+    if variant.distinct_set_ranks:
+        return [gettext("The sets of one contract must all be of different ranks.")]
+    if variant.max_decks < 2:
+        return []  # one deck: two sets of one rank cannot be made
+    return [
+        gettext(
+            "Two sets of one contract may share a rank, unless the table agrees otherwise "
+            "(house rule %(name)s).",
+            name=_house_rule("distinct_set_ranks"),
+        )
+    ]
 
 
 def _last_round_words(variant: Variant, defaults: frozenset[str]) -> str:
@@ -861,12 +951,45 @@ def _section_layoffs(variant: Variant) -> Section:
     return Section(title=gettext("Laying off"), paragraphs=tuple(paragraphs))
 
 
-def _section_buying(variant: Variant, defaults: frozenset[str]) -> Section:
-    if not variant.buying:
-        paragraphs = (
-            gettext("No buying: only the player whose turn it is takes from the discard pile."),
+def _no_buying_words(variant: Variant) -> str:
+    """A table that does not buy (buying off, or a limit of 0): where buying is the variant's
+    own rule (Shanghai), the table agreed not to; elsewhere it is an optional house rule this
+    table does not play (seeds 000 and 004), never "no buying" as if it were the rule."""
+    if VARIANTS[variant.id].buying_played:
+        return gettext(
+            "These rules allow buying, but this table has agreed not to buy: only the player "
+            "whose turn it is takes from the discard pile."
         )
-        return Section(title=gettext("Buying"), paragraphs=paragraphs)
+    return gettext(
+        "Buying (taking the discard out of turn) is an optional house rule (%(name)s) that "
+        "this table does not play: only the player whose turn it is takes from the discard "
+        "pile.",
+        name=_house_rule("buying"),
+    )
+
+
+def _buy_limit_words(
+    variant: Variant, defaults: frozenset[str], ours: frozenset[OurReading]
+) -> str:
+    limit = gettext(
+        "Each player may buy at most %(times)s per round.",
+        times=words.times_text(variant.buy_limit),
+    )
+    if OurReading.BUY_LIMIT_PER_PLAYER in ours:
+        return gettext(
+            "%(rule)s The rule text says only “at most 3 buys per round”: per player is our "
+            "reading; a table may choose otherwise (house rule %(name)s).",
+            rule=limit,
+            name=_house_rule("buy_limit"),
+        )
+    return _unless_agreed(limit, "buy_limit") if "buy_limit" in defaults else limit
+
+
+def _section_buying(
+    variant: Variant, defaults: frozenset[str], ours: frozenset[OurReading]
+) -> Section:
+    if not variant.buying_played:
+        return Section(title=gettext("Buying"), paragraphs=(_no_buying_words(variant),))
     said = [
         gettext(
             "When a card is discarded, any other player may call “buy” for it before the player "
@@ -891,11 +1014,7 @@ def _section_buying(variant: Variant, defaults: frozenset[str]) -> Section:
         said.append(
             gettext("The buyer takes only the discard, with no penalty card, and no extra turn.")
         )
-    limit = gettext(
-        "Each player may buy at most %(times)s per round.",
-        times=words.times_text(variant.buy_limit),
-    )
-    said.append(_unless_agreed(limit, "buy_limit") if "buy_limit" in defaults else limit)
+    said.append(_buy_limit_words(variant, defaults, ours))
     if variant.buy_before_contract_only and variant.has_contracts:
         said.append(gettext("Once your contract is down, you may not buy any more."))
     return Section(title=gettext("Buying"), paragraphs=tuple(said))
@@ -1059,15 +1178,17 @@ def _section_scoring(variant: Variant, defaults: frozenset[str]) -> Section:
     return Section(title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs))
 
 
-def _sections(variant: Variant, defaults: frozenset[str]) -> tuple[Section, ...]:
+def _sections(
+    variant: Variant, defaults: frozenset[str], ours: frozenset[OurReading]
+) -> tuple[Section, ...]:
     sections = [
-        _section_cards(variant),
+        _section_cards(variant, ours),
         _section_turn(variant),
         _section_melds(variant, defaults),
-        _section_contract(variant, defaults),
+        _section_contract(variant, defaults, ours),
         _section_jokers(variant),
         _section_layoffs(variant),
-        _section_buying(variant, defaults),
+        _section_buying(variant, defaults, ours),
         _section_going_out(variant),
         _section_scoring(variant, defaults),
     ]
@@ -1095,7 +1216,7 @@ def build_rulebook(table: TableRules, lang: str) -> Rulebook:
         meld_examples=_meld_examples(variant, defaults),
         turn_steps=_turn_steps(variant),
         brief=_brief(variant),
-        sections=_sections(variant, defaults),
+        sections=_sections(variant, defaults, _ours(variant, table.changed)),
         house_rules=tuple(
             (words.house_rule_label(name), words.house_rule_value(name, getattr(variant, name)))
             for name in table.changed

@@ -186,7 +186,7 @@ def game_sheet(game: Game, lang: str, paper: str, date: str = "", link: str = ""
             row.scores = list(played.scores)
             row.totals = list(running[number - 1])
             row.went_out = None if played.went_out is None else players[played.went_out]
-            if variant.buying:
+            if variant.buying_played:
                 row.buys = [_buys_text(r.buys) for r in played.results]
         rows.append(row)
     return Sheet(

@@ -32,7 +32,13 @@ from referee.web.games import queries
 from referee.web.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.inputs import whole_number
 from referee.web.messages import describe
-from referee.web.words import card_label, cards_notation, contract_text, meld_kind_label
+from referee.web.words import (
+    card_label,
+    cards_notation,
+    contract_text,
+    meld_kind_label,
+    shoe_text,
+)
 
 CHECKS: tuple[str, ...] = ("meld", "contract", "layoff", "swap", "solve")
 #: The card fields each check reads, in the order the page shows them.
@@ -111,8 +117,11 @@ class Context:
     jokers: int
     game: Game | None = None
     game_id: str = ""
-    shoe: ShoeRule | None = None  # the open game's, when the check is of its variant
-    players: int | None = None  # the open game's table size, when the check is of its variant
+    shoe: ShoeRule | None = None  # the table's: by its size, else the open game's
+    # The table's size: as typed (`?players=`), else the open game's when the check is of its
+    # variant; None: unknown, and the check judges by the largest shoe of the players in force.
+    players: int | None = None
+    players_typed: str = ""  # `?players=` as typed, kept in the form and the address
 
     @property
     def variant(self) -> Variant:
@@ -219,7 +228,11 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
     table, table_status = _table(args, game, errors)
     number, round_status = _round(args, table.variant, game, errors)
     same_game = game is not None and game.variant.id == table.variant.id
-    shoe = game.shoe if game is not None and same_game else None
+    typed = _text(args, "players").strip()
+    players, players_status = _players(typed, table.variant, errors)
+    shoe = table.variant.shoe_for(players) if players is not None else None
+    if players is None and game is not None and same_game:
+        players, shoe = len(game.players), game.shoe
     context = Context(
         table=table,
         round=number,
@@ -228,9 +241,48 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
         game=game,
         game_id=game_id,
         shoe=shoe,
-        players=len(game.players) if game is not None and same_game else None,
+        players=players,
+        players_typed=typed[:8],
     )
-    return context, 400 if 400 in (table_status, round_status) else status
+    return context, 400 if 400 in (table_status, round_status, players_status) else status
+
+
+def _players(typed: str, variant: Variant, errors: dict[str, list[str]]) -> tuple[int | None, int]:
+    """The table's size as typed (`?players=`), within the players the variant's rules (and
+    house rules) allow; None when nothing was typed or it cannot be read (then said)."""
+    if not typed:
+        return None, 200
+    try:
+        players = whole_number(typed)
+        variant.check_players(players)
+    except RefereeError as error:
+        errors.setdefault("players", []).append(describe(error.code, error.params))
+        return None, 400
+    return players, 200
+
+
+def shoe_line(context: Context) -> str:
+    """Which shoe the verdict judged by, for the line under it: the table's, by its size, or
+    (the size unknown) the largest of the players the rules in force allow (RULES.md, fourth
+    reading: a house rule `max_players` extends the range)."""
+    variant = context.variant
+    players = context.players
+    if players is None and variant.min_players == variant.max_players:
+        players = variant.max_players  # a table of one size (a house rule): known all the same
+    if players is not None:
+        shoe = context.shoe or variant.shoe_for(players)
+        return gettext(
+            "Judged by the shoe of a table of %(players)d (%(shoe)s).",
+            players=players,
+            shoe=shoe_text(shoe.decks, shoe.jokers),
+        )
+    return gettext(
+        "Judged by the largest shoe of %(low)d to %(high)d players (%(shoe)s), as the players "
+        "at the table were not given.",
+        low=variant.min_players,
+        high=variant.max_players,
+        shoe=shoe_text(variant.max_decks, variant.max_jokers),
+    )
 
 
 def timing_matters(check: str, variant: Variant) -> bool:

@@ -31,6 +31,7 @@ from .checks import (
     Outcome,
     discard_allowed,
     run_check,
+    shoe_line,
     taken_card_matters,
     timing_matters,
     whose_meld_matters,
@@ -63,6 +64,21 @@ def whose_meld_choices() -> list[tuple[str, str]]:
     return [("other", gettext("Another player's")), ("own", gettext("My own"))]
 
 
+def players_hint(outcome: Outcome) -> str:
+    """What an empty "players at the table" means: the open game's table, else the largest
+    shoe of the players the rules in force allow."""
+    context = outcome.context
+    game = context.game
+    if game is not None and game.variant.id == context.variant_id:
+        return gettext("Leave empty for this game's table of %(num)d.", num=len(game.players))
+    variant = context.variant
+    return gettext(
+        "Leave empty for the largest shoe of %(low)d to %(high)d players.",
+        low=variant.min_players,
+        high=variant.max_players,
+    )
+
+
 def context_args(outcome: Outcome) -> dict[str, Any]:
     """The query that keeps the game at hand (variant, round, house rules, game) on a link."""
     context = outcome.context
@@ -72,6 +88,8 @@ def context_args(outcome: Outcome) -> dict[str, Any]:
     args.update(context.table.query())
     if context.game_id:
         args["game"] = context.game_id
+    if context.players_typed and "players" not in outcome.errors:
+        args["players"] = context.players  # the table's size travels with every link
     return args
 
 
@@ -116,6 +134,8 @@ def _page_words(outcome: Outcome) -> dict[str, Any]:
             for name in outcome.context.table.changed
         ],
         "check_labels": check_labels(),
+        "shoe_line": shoe_line(outcome.context),
+        "players_hint": players_hint(outcome),
         "timing_choices": timing_choices() if timing_matters(outcome.check, variant) else [],
         "taken_card_matters": taken_card_matters(outcome.context),
         "whose_meld_choices": (
