@@ -273,7 +273,13 @@ def test_on_postgresql_a_save_in_one_worker_reaches_a_stream_in_another(
         saved = _save_round(writer.test_client(), game, 1)
         assert stream.next_version(timeout=3.0) == saved
         health = watcher.test_client().get("/healthz").get_json()["live"]
-        assert health == {"broker": "postgresql", "listening": True, "streams": 1}
+        assert health == {
+            "broker": "postgresql",
+            "listening": True,
+            "streams": 1,
+            "limits": {"per_address": 60, "per_process": 2000},
+            "waiting": "thread",  # the test client is a WSGI server: no event loop
+        }
         # Told in the write's transaction: a write rolled back is never heard.
         with (
             writer.app_context(),
