@@ -7,7 +7,7 @@ Starts the server as `rummy-referee serve` does (SQLite in a fresh data folder, 
 process) and as the PostgreSQL deployment does (`DATABASE_URL` to a throwaway cluster, the
 default workers), on 127.0.0.1 only. Then, from this one process (asyncio):
 
-1. opens `--streams` game streams (a tenth on each of ten games), from loopback source
+1. opens `--streams` streams of one game, from loopback source
    addresses 127.0.1.x, `--per-address` streams each (phones behind their own addresses), and
    waits for each one's first event: streams open, refused (429/503) and unanswered;
 2. the memory of the server processes (RSS and PSS, the master and its workers) before and
@@ -49,7 +49,7 @@ from bench.common import databases  # noqa: E402
 
 HOST = "127.0.0.1"  # the server listens here, and only here
 PLAYERS = ["Ann", "Bo", "Cy"]
-WATCHED_GAMES = 10
+WATCHED_GAMES = 1  # every stream on one game: one save wakes them all
 ROUNDS_A_GAME = 6  # the seventh round of contract rummy asks more of its penalties
 
 
@@ -375,6 +375,34 @@ async def report(
     print(f"  a round save x{len(saves)} (a game nobody watches): {len(saved)} answered; "
           f"{_ms(saved, 0.5, 0.95)}")  # fmt: skip
     await fan_out(server, games[0], [s for s in opened if s.game == games[0]["id"]])
+    await while_busy(server)
+
+
+async def while_busy(server: Server) -> None:
+    """/healthz every 20 ms while rule cards never built before are asked one after another
+    (the heaviest request there is: a second of CPU): what a phone waits meanwhile."""
+    cards = [f"/rules/{variant}.pdf?lang={lang}&paper=letter"
+             for variant in ("shanghai", "rummy") for lang in ("nl", "pt", "fr")]  # fmt: skip
+    done = asyncio.Event()
+
+    async def build() -> float:
+        started = time.perf_counter()
+        for card in cards:
+            with contextlib.suppress(TimeoutError, OSError):
+                await ask(server.port, "GET", card)
+        done.set()
+        return time.perf_counter() - started
+
+    builder = asyncio.create_task(build())
+    health: list[tuple[float, bool]] = []
+    while not done.is_set():
+        health.append(await timed(ask_json(server.port, "GET", "/healthz")))
+        await asyncio.sleep(0.02)
+    took = await builder
+    answered = [ms for ms, ok in health if ok]
+    print(f"  while {len(cards)} fresh rule cards build ({took:.1f} s): /healthz x{len(health)}, "
+          f"{len(answered)} answered; {_ms(answered, 0.5, 0.99)}, the slowest "
+          f"{max(answered, default=0):.0f} ms")  # fmt: skip
 
 
 async def fan_out(server: Server, game: dict[str, Any], watching: list[Stream]) -> None:

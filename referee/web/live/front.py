@@ -86,7 +86,7 @@ class Front:
         limits: RequestLimits | None = None,
         forwarded: Forwarded | None = None,
     ) -> None:
-        self.app = cast(App, WSGIMiddleware(wsgi_app, workers=threads))
+        self.app = cast(App, WSGIMiddleware(_with_raw_uri(wsgi_app), workers=threads))
         self.limits = limits or RequestLimits()
         self.forwarded = forwarded or Forwarded()
 
@@ -158,6 +158,21 @@ class _Carrying:
         while (await self.receive())["type"] != "http.disconnect":
             pass
         self.carried.close()
+
+
+def _with_raw_uri(app: Any) -> Any:
+    """The WSGI app, given the request's target as the client sent it (`RAW_URI`, as gunicorn
+    and werkzeug give it: hosting.py refuses paths spelt with escapes they do not need)."""
+
+    def with_raw_uri(environ: dict[str, Any], start_response: Any) -> Any:
+        scope = environ.get("asgi.scope") or {}
+        raw = (scope.get("raw_path") or environ.get("PATH_INFO", "").encode()).decode("latin-1")
+        query = environ.get("QUERY_STRING", "")
+        environ.setdefault("RAW_URI", raw + (f"?{query}" if query else ""))
+        environ.setdefault("REQUEST_URI", environ["RAW_URI"])
+        return app(environ, start_response)
+
+    return with_raw_uri
 
 
 async def _plain(send: Send, status: int) -> None:

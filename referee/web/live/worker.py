@@ -45,7 +45,7 @@ class LiveWorker(UvicornWorker):
     """See the module's docstring."""
 
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
-        "loop": "auto",
+        "loop": "asyncio",
         "http": "h11",
         "proxy_headers": False,
         "access_log": False,
