@@ -95,9 +95,9 @@ class Subscription:
             self._closed = True
             self._ready.notify()
             wake = self._wake
+        self._hub.leave(self)
         if wake is not None:
             wake()
-        self._hub.leave(self)
 
 
 @dataclass(frozen=True)
