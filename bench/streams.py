@@ -362,9 +362,11 @@ async def report(
           f"unanswered in 10 s: {len(streams) - len(opened) - len(refused)}")  # fmt: skip
     await asyncio.sleep(2)
     rss, pss = server.memory_mb()
-    per = (pss - before[1]) * 1024 / max(1, len(opened))
+    count = max(1, len(opened))
+    rss_per, pss_per = (rss - before[0]) * 1024 / count, (pss - before[1]) * 1024 / count
     print(f"  server memory: RSS {before[0]:.0f} -> {rss:.0f} MB, PSS {before[1]:.0f} -> "
-          f"{pss:.0f} MB ({per:.0f} KB a stream open, PSS)")  # fmt: skip
+          f"{pss:.0f} MB (a stream open: RSS {rss_per:.0f} KB, PSS {pss_per:.0f} KB; "
+          f"PSS also counts pages a worker first touches, shared before)")  # fmt: skip
     health = await series(args.healthz, lambda: ask_json(server.port, "GET", "/healthz"))
     answered = [ms for ms, ok in health if ok]
     print(f"  /healthz x{len(health)} while they are open: {len(answered)} answered; "
