@@ -38,6 +38,7 @@ from .candidates import (
     Candidate,
     Hand,
     Rules,
+    cannot_meet,
     fits,
     leftover_of,
     missing_cards,
@@ -614,6 +615,9 @@ def solve(
     with `nearest`, `missing` then names the natural cards that would complete the nearest
     contract. Past the `budget` the answer is the best found so far, with `exact` False.
     Raises RoundError for a round the variant does not have.
+
+    Most hands of a random deal are far from the contract: `cannot_meet` says so of them at
+    once, and only the others are searched.
     """
     slots: list[MeldKind] | None = None
     if variant.has_contracts:
@@ -624,9 +628,12 @@ def solve(
         rules = rules_for(variant, variant.min_set_size, variant.min_run_size)
     counted = Hand(hand, rules)
     clock = _Clock(budget or DEFAULT_BUDGET)
-    search = _Search(counted, rules, slots, 0, clock)
-    search.run(search.any_melds if slots is None else search.contract)
-    if search.best is None:
+    best: tuple[Candidate, ...] | None = None
+    if slots is None or not cannot_meet(counted, rules, contract.sets, contract.runs):
+        search = _Search(counted, rules, slots, 0, clock)
+        search.run(search.any_melds if slots is None else search.contract)
+        best = search.best
+    if best is None:
         missing: tuple[Card, ...] = ()
         if nearest and slots is not None:
             missing = _nearest_missing(counted, rules, slots, clock)
@@ -639,7 +646,7 @@ def solve(
             exact=clock.exact,
             steps=clock.spent,
         )
-    melds, used, free = _melds(search.best, rules, counted)
+    melds, used, free = _melds(best, rules, counted)
     leftover = leftover_of(hand, used, free)
     return Solution(
         can_meet_contract=True,
