@@ -28,6 +28,9 @@ FIELD_MASK: Final = (1 << BITS) - 1  # counts stay below 32: 8 decks, 16 jokers 
 GUARDS: Final = sum(1 << (BITS * i + BITS - 1) for i in range(ITEMS))
 
 _SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
+# The same by the member's identity: an Enum member's hash runs in Python, an int's does not
+# (every card of every hand is looked up here; the members are singletons).
+_SUIT_AT: Final = {id(suit): index for index, suit in enumerate(SUITS)}
 
 
 def _pack_uses(uses: Sequence[tuple[int, int]]) -> int:
@@ -43,7 +46,7 @@ def item_of(card: Card) -> int:
     """The item of a natural card, or of the card a joker stands for (as a natural)."""
     target = card.stands_for or card
     assert target.rank is not None and target.suit is not None
-    return _SUIT_INDEX[target.suit] * 13 + target.rank - 1
+    return _SUIT_AT[id(target.suit)] * 13 + target.rank - 1
 
 
 # Every natural card, and a joker standing for each, by item: made once (a Card is frozen).
@@ -178,6 +181,9 @@ class Rules:
         self.rank_points = variant.rank_points
         self.joker_points = variant.joker_points
         self.windows = _windows(self.top, self.around, run_size)
+        self.windows_of: dict[int, list[Window]] = {}  # by length
+        for window in self.windows:
+            self.windows_of.setdefault(len(window[2]), []).append(window)
         self.joker_weight = weight(variant.joker_points)
         self.weights = [0] * ITEMS
         for item in range(NATURALS):
@@ -288,7 +294,7 @@ class Hand:
                 jokers.append(card)
                 continue
             points += rank_points[rank - 1]
-            item = _SUIT_INDEX[card.suit] * 13 + rank - 1  # type: ignore[index]
+            item = _SUIT_AT[id(card.suit)] * 13 + rank - 1
             if counts[item] < decks:
                 if not counts[item]:
                     touched.append(item)
@@ -539,8 +545,10 @@ def _suit_runs(
             for gaps in range(fillers + 1)
             for subset in _linear_subsets(offers, rules.weights, gaps, gaps)
         )
+    size = rules.run_size
     for subset in subsets:
-        if subset is None:
+        # Too short for the fillers there are (most choices of one or two cards): no run.
+        if subset is None or (size if size > subset[1] else subset[1]) - len(subset[0]) > fillers:
             yield None
         else:
             yield _run_candidate(suit_index, subset, rules, fillers, slack)
@@ -642,8 +650,8 @@ def run_window(
     mask = candidate.place_mask
     low_place = candidate.places[0][0]
     best: tuple[int, ...] | None = None
-    for window_start, window_mask, window in rules.windows:
-        if len(window) != length or mask & ~window_mask:
+    for window_start, window_mask, window in rules.windows_of.get(length, ()):
+        if mask & ~window_mask:
             continue
         if start is not None and window_start != start:
             continue

@@ -174,38 +174,46 @@ def _bound(packed: int, rules: Rules, runs: int, sets: int, total: int) -> int:
     held = list(_unpack(packed))
     found = 0
     if runs:
-        found += _heaviest(_layers(held, rules.weights, lambda natural: natural // 13), runs)
+        found += _heaviest(_layers(held, rules.weights, by_rank=False), runs)
     if sets:
         found += _heaviest(_set_chunks(held, rules), sets)
     return min(total, found)
 
 
-def _heaviest(weights: Iterable[int], count: int) -> int:
-    return sum(sorted(weights, reverse=True)[:count])
+def _heaviest(weights: list[int], count: int) -> int:
+    if len(weights) <= count:
+        return sum(weights)
+    weights.sort(reverse=True)
+    return sum(weights[:count])
 
 
-def _layers(
-    held: Iterable[tuple[int, int]], weights: list[int], group: Callable[[int], int]
-) -> list[int]:
-    """Weight of each (group, depth) layer: the k-th copies of every item of a group."""
-    layers: dict[tuple[int, int], int] = {}
+def _layers(held: Iterable[tuple[int, int]], weights: list[int], *, by_rank: bool) -> list[int]:
+    """Weight of each (group, depth) layer: the k-th copies of every item of a group (its
+    suit, or its rank), keyed by group x 32 + depth (counts stay below 32)."""
+    layers: dict[int, int] = {}
     for item, copies in held:
-        key = group(item % NATURALS)
-        for depth in range(copies):
-            layers[key, depth] = layers.get((key, depth), 0) + weights[item]
+        natural = item % NATURALS
+        key = (natural % 13 if by_rank else natural // 13) * 32
+        weight = weights[item]
+        for depth in range(key, key + copies):
+            layers[depth] = layers.get(depth, 0) + weight
     return list(layers.values())
 
 
 def _set_chunks(held: list[tuple[int, int]], rules: Rules) -> list[int]:
     """The heaviest pieces sets of each rank could take, one piece a set."""
     if rules.distinct:
-        return _layers(held, rules.weights, lambda natural: natural % 13)
+        return _layers(held, rules.weights, by_rank=True)
+    weights = rules.weights
+    if rules.max_set >= UNLIMITED:
+        whole: dict[int, int] = {}
+        for item, copies in held:
+            # item % 13 is the rank of a natural and of a declared joker alike (52 = 4 x 13)
+            whole[item % 13] = whole.get(item % 13, 0) + weights[item] * copies
+        return list(whole.values())
     stacks: dict[int, list[int]] = {}
     for item, copies in held:
-        # item % 13 is the rank of a natural and of a declared joker alike (52 = 4 x 13)
-        stacks.setdefault(item % 13, []).extend([rules.weights[item]] * copies)
-    if rules.max_set >= UNLIMITED:
-        return [sum(stack) for stack in stacks.values()]
+        stacks.setdefault(item % 13, []).extend([weights[item]] * copies)
     size = rules.max_set
     chunks: list[int] = []
     for stack in stacks.values():
