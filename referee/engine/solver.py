@@ -7,6 +7,9 @@ How it searches, in short (it has to answer in milliseconds on a cheap phone):
   (naturals and declared jokers) and by the fewest and the most free jokers it can take.
   Any total between the sums of those is reachable, and every free joker absorbed is
   worth its penalty, so the best use of jokers follows from the fixed cards alone.
+* Most hands of a deal are far from the contract: `candidates.cannot_meet` (each meld on its
+  own already needs more fillers than the hand has) answers them before any meld is
+  enumerated, a relaxation that never turns away a hand the search could meet.
 * Candidate melds are enumerated once per hand (`candidates`); the contract's slots are
   filled by a depth-first branch and bound over them: candidates best first, identical
   slots in non-decreasing candidate order (symmetry), and an admissible bound (what the

@@ -48,6 +48,16 @@ def newer(version: int | None, seen: int | None) -> TypeGuard[int]:
     return version is not None and (seen is None or version > seen)
 
 
+def said(told: int | None, version: int | None, seen: int | None) -> tuple[str, int | None]:
+    """What a stream says after a wait that was `told` (None: nothing, time for a heartbeat)
+    with `version` the version then, and the version it has seen after it ("": nothing)."""
+    if told is None:
+        return HEARTBEAT, seen
+    if newer(version, seen):
+        return event(version), version
+    return "", seen
+
+
 def events(
     first: str,
     subscription: Subscription,
@@ -74,20 +84,16 @@ def following(
 ) -> Iterator[str]:
     """After the first chunk, from a thread (a WSGI server's; `subscription` was taken before
     the version in the first chunk was read, so nothing written in between is missed): each
-    newer version, heartbeats between, until the lifetime ends
-    or the subscription is closed (the process is ending: hub.drain)."""
+    newer version, heartbeats between, until the lifetime ends or the subscription is closed
+    (the process is ending: hub.drain)."""
     deadline = clock() + timing.lifetime
     while (left := deadline - clock()) > 0 and not subscription.closed:
         told = subscription.wait(min(timing.heartbeat, left))
         if subscription.closed:
             break
-        if told is None:
-            yield HEARTBEAT
-            continue
-        version = current() if told == RESYNC else told
-        if newer(version, seen):
-            yield event(version)
-            seen = version
+        text, seen = said(told, current() if told == RESYNC else told, seen)
+        if text:
+            yield text
 
 
 async def following_async(
@@ -106,10 +112,7 @@ async def following_async(
         told = await subscription.next(min(timing.heartbeat, left))
         if subscription.closed:
             break
-        if told is None:
-            yield HEARTBEAT
-            continue
         version = await loop.run_in_executor(None, current) if told == RESYNC else told
-        if newer(version, seen):
-            yield event(version)
-            seen = version
+        text, seen = said(told, version, seen)
+        if text:
+            yield text
