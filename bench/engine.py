@@ -320,6 +320,17 @@ def side_by_side(peer: Path, deals: int) -> int:
             )
         differ = sum(row[2] != row[3] for row in found_rows)
         print(f"{'':>5} {'answers differ':<22} {differ:>6}  (aces low and jokers in runs)")
+    every = [row for found_rows in rows.values() for row in found_rows]
+    theirs_all = sorted(row[0] for row in every)
+    ours_all = sorted(row[1] for row in every)
+    median = statistics.median(ours_all) / statistics.median(theirs_all)
+    p99 = percentile(ours_all, 0.99) / percentile(theirs_all, 0.99)
+    print(
+        f"all {len(every)} hands: referee solve at x{median:.2f} liverpool's median "
+        f"({statistics.median(ours_all):.3f} / {statistics.median(theirs_all):.3f} ms), "
+        f"x{p99:.2f} its p99 ({percentile(ours_all, 0.99):.3f} / "
+        f"{percentile(theirs_all, 0.99):.3f} ms)"
+    )
     return 0
 
 

@@ -165,7 +165,7 @@ def many_streams(count: int, workers: int) -> None:
     port = _free_port()
     tmp = Path(tempfile.mkdtemp(prefix="rummy-live-bench-"))
     env = {**os.environ, "DATABASE_URL": url, "GUNICORN_BIND": f"127.0.0.1:{port}",
-           "GUNICORN_WORKERS": str(workers), "GUNICORN_THREADS": str(count // workers + 40),
+           "GUNICORN_WORKERS": str(workers),
            "SECRET_KEY": "bench", "RUMMY_INSTANCE_PATH": str(tmp), "RATELIMIT_ENABLED": "0",
            "GUNICORN_ACCESS_LOG": "/dev/null"}  # fmt: skip
     log = (tmp / "gunicorn.log").open("wb")
@@ -212,7 +212,7 @@ def many_streams(count: int, workers: int) -> None:
                 if b"id: " in chunk and sock in waiting:
                     waiting.discard(sock)  # type: ignore[arg-type]
                     last = time.perf_counter()
-        print(f"{count} idle streams on PostgreSQL, gunicorn {workers} workers (gthread): "
+        print(f"{count} idle streams on PostgreSQL, gunicorn {workers} workers: "
               f"{heard_first} open; RSS {before / 1024:.0f} MB -> {after / 1024:.0f} MB, "
               f"{(after - before) / count:.0f} KB a stream; one save fanned out to "
               f"{count - len(waiting)} of {count} in {(last - started) * 1000:.0f} ms "

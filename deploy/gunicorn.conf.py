@@ -42,23 +42,15 @@ workers = int(
         str(min(2 * (os.cpu_count() or 1) + 1, 9)) if _on_postgresql() else "1",
     )
 )
-# Threaded workers (issue 23: four slow-header sockets starved every sync worker for 30 s when
-# gunicorn was reachable). A socket that has sent nothing waits in the worker's poller, not in
-# a thread; one that trickles its headers holds one thread of `threads`, not a whole worker.
-# Requests are short (a PDF is built once, then read from the shared cache), and keep-alive
-# connections from nginx wait in the poller too.
-# A page's stream (text/event-stream) holds one thread for as long as it is open (5 minutes,
-# then the browser opens it again), asleep but for a heartbeat every 20 s: size `threads` as
-# the streams a worker holds at once plus a few for requests. A club night of 8 tables of 4
-# phones and a board on the wall is 33 streams: the default, 64 a worker, holds it on one
-# worker (SQLite) with room to spare. An idle stream costs about 45 KB (bench/live.py).
-worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "64"))
-# A worker takes no more connections than it has threads: one whose threads are all held
-# leaves new connections to the others (else it would take them and keep them waiting). It
-# also ends keep-alive between nginx and gunicorn (each answer closes its connection, as sync
-# workers did): on this machine a new connection costs next to nothing.
-worker_connections = threads
+# Workers that hold open streams on an event loop (issue 35): each worker runs uvicorn's loop
+# with the Flask app in `threads` threads (referee/web/live/worker.py and front.py). A request
+# runs in a thread exactly as under a threaded WSGI server; a page's stream (text/event-stream)
+# answers its first event from a thread and then waits on the loop, holding a socket and a few
+# KB, no thread: one worker holds thousands (bench/streams.py). A socket that sends its headers
+# slowly waits on the loop too, never in a thread (issue 23). `threads` is the requests a worker
+# runs at once: the slowest (a first rule card, a hard solve) take under a second.
+worker_class = "referee.web.live.worker.LiveWorker"
+threads = int(os.environ.get("GUNICORN_THREADS", "32"))
 # Load the app once in the master: workers share its memory and start in milliseconds.
 preload_app = True
 
@@ -128,8 +120,11 @@ def child_exit(server: Any, worker: Any) -> None:
 def post_worker_init(worker: Any) -> None:
     """A worker told to stop (SIGTERM: a deploy, a restart) ends its pages' streams at once,
     so its graceful shutdown waits for short requests only; browsers open their streams again
-    on the workers that go on."""
+    on the workers that go on. (The live worker does so itself, as its loop begins to stop.)"""
     from referee.web.live.hub import drain
+
+    if getattr(worker, "drains_streams", False):
+        return
 
     stopping = signal.getsignal(signal.SIGTERM)
 

@@ -17,6 +17,7 @@ Messages for the operator are plain English on stderr, as gunicorn's and Alembic
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import TYPE_CHECKING, Any, Final, TextIO
@@ -150,6 +151,29 @@ def _warm(args: argparse.Namespace, err: TextIO) -> int:
     return EXIT_OK
 
 
+#: Open files below which serve says how few streams the server can hold (a socket each).
+_FEW_FILES: Final = 4096
+
+
+def _open_files(err: TextIO) -> None:
+    """Raise the open-files limit to what the system allows this user (gunicorn and its
+    workers inherit it): every open stream is a socket, and 1024, a shell's usual soft limit,
+    would stop a club night's thousand phones well short."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft != resource.RLIM_INFINITY and soft < _FEW_FILES:
+        print(
+            f"serve: the open-files limit is {soft}: each open page's live updates take one, "
+            "so raise it (ulimit -n, or LimitNOFILE= in a systemd unit) for many phones",
+            file=err,
+        )
+
+
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     """Bring the database up to date here, then become gunicorn with deploy/gunicorn.conf.py
     (the settings the deployment guide uses) serving `create_app()` on this data folder."""
@@ -189,6 +213,7 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
             "(a comma list) or SERVER_NAME to be reached by another",
             file=err,
         )
+    _open_files(err)
     err.flush()
     config = str(resources.DEPLOY / "gunicorn.conf.py")
     argv = [sys.executable, "-m", "gunicorn", "-c", config, "referee.web:create_app()"]

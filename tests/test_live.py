@@ -4,12 +4,14 @@ bounded lifetime, and the fallback poll answered 304 before anything is drawn.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import queue
 import re
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -273,7 +275,13 @@ def test_on_postgresql_a_save_in_one_worker_reaches_a_stream_in_another(
         saved = _save_round(writer.test_client(), game, 1)
         assert stream.next_version(timeout=3.0) == saved
         health = watcher.test_client().get("/healthz").get_json()["live"]
-        assert health == {"broker": "postgresql", "listening": True, "streams": 1}
+        assert health == {
+            "broker": "postgresql",
+            "listening": True,
+            "streams": 1,
+            "limits": {"per_address": 60, "per_process": 2000},
+            "waiting": "thread",  # the test client is a WSGI server: no event loop
+        }
         # Told in the write's transaction: a write rolled back is never heard.
         with (
             writer.app_context(),
@@ -305,3 +313,65 @@ def test_drain_ends_every_stream_of_the_process_at_once(fast_app: Flask) -> None
     drain()
     stream.rest(timeout=3.0)
     assert time.monotonic() - started < 1.0  # not its 4 s lifetime
+
+
+# -- limits: so many streams an address, so many a process (issue 35) ---------------------
+
+
+def test_past_its_limits_a_stream_is_refused_with_retry_after(tmp_path: Path) -> None:
+    """Under any WSGI server too: 429 past the address's limit, 503 past the process's; a page
+    refused its stream polls (app.js: an EventSource answered other than 200 is closed)."""
+    app = _app(
+        f"sqlite:///{tmp_path / 'l.sqlite3'}",
+        tmp_path / "i",
+        LIVE_STREAMS_PER_ADDRESS=2,
+        LIVE_STREAMS_MAX=3,
+    )
+    client = app.test_client()
+    game = _game(client)
+    url = f"/games/{game['id']}/stream"
+    held = [Reader(client, url) for _ in range(2)]
+    refused = client.get(url)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "30"
+    assert refused.headers["Cache-Control"] == "no-store"
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    held.append(Reader(other, url))
+    assert held[-1].response.status_code == 200
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    full = other.get(url, headers={"Accept": "application/json"})
+    assert full.status_code == 503 and full.headers["Retry-After"] == "30"
+    assert full.get_json()["error"]["message"]  # the app's own answer, in its language
+    health = client.get("/healthz").get_json()["live"]
+    assert health["streams"] == 3 and health["limits"] == {"per_address": 2, "per_process": 3}
+    assert client.get(f"/games/{'a' * 22}/stream").status_code == 503  # before it is looked up
+    live(app).broker.hub.close_all()  # type: ignore[attr-defined]
+    for reader in held:
+        reader.rest(timeout=3.0)
+    assert client.get("/healthz").get_json()["live"]["streams"] == 0
+    database(app).dispose()
+
+
+def test_a_subscription_wakes_an_event_loop_from_any_thread() -> None:
+    """A stream on the loop waits with no thread held; a save in a thread (SQLite's commit, the
+    LISTEN thread) wakes it, and so does closing it (hub.drain)."""
+    hub = Hub()
+
+    async def scenario() -> list[int | None]:
+        subscription = hub.subscribe("game:x")
+        seen = [await subscription.next(0.01)]  # nothing told: None after the timeout
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, lambda: threading.Thread(target=hub.tell, args=("game:x", 7)).start())
+        started = loop.time()
+        seen.append(await subscription.next(5.0))
+        assert loop.time() - started < 1.0
+        loop.call_later(0.05, lambda: threading.Thread(target=subscription.close).start())
+        seen.append(await subscription.next(5.0))
+        assert subscription.closed and loop.time() - started < 2.0
+        return seen
+
+    # A loop of its own, in a thread of its own: another test's (Playwright's) may be running
+    # in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(lambda: asyncio.run(scenario())).result() == [None, 7, None]
+    assert hub.count() == 0

@@ -18,6 +18,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.web import create_app
 from referee.web.database import database
+from referee.web.live import live
+from referee.web.live.hub import Limits
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True}
@@ -139,6 +141,20 @@ def test_where_no_stream_comes_through_the_page_polls_and_is_answered_304(
     _save_by_api(live_server, game, 1, 25)
     expect(page.locator(".score-table tbody tr")).to_have_count(1, timeout=8000)
     assert 200 in answers
+
+
+def test_a_phone_refused_its_stream_polls_instead(page: Page, app: Flask, live_server: str) -> None:
+    """Past the streams an address may hold (429, issue 35) the page falls back to its poll."""
+    live(app).limits = Limits(per_address=0, most=2000)
+    game = _game(live_server)
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda response: answers.append((response.url, response.status)))
+    page.goto(f"{live_server}/games/{game['id']}")
+    page.wait_for_timeout(3500)
+    assert [status for url, status in answers if url.endswith("/stream")] == [429]
+    assert {status for url, status in answers if "/live" in url} == {304}
+    _save_by_api(live_server, game, 1, 25)
+    expect(page.locator(".score-table tbody tr")).to_have_count(1, timeout=8000)
 
 
 def test_a_round_by_stream_while_one_waits_in_the_outbox_opens_the_conflict(

@@ -20,11 +20,15 @@ def test_healthz_says_ok_with_the_version_and_no_cookie(client: FlaskClient) -> 
         "status": "ok",
         "database": "ok",
         "version": version("rummy-referee"),
-        # The live push's broker on SQLite, and its limit (docs/DEPLOY.md, "Live").
+        # The live push's broker on SQLite, and its limit (docs/DEPLOY.md, "Live"); the
+        # streams held and the most it holds; served by a WSGI server (the test client) a
+        # stream waits in a thread.
         "live": {
             "broker": "in-process",
             "limit": "one worker process: a stream hears only the writes of its own process",
             "streams": 0,
+            "limits": {"per_address": 60, "per_process": 2000},
+            "waiting": "thread",
         },
     }
     assert "Set-Cookie" not in answer.headers

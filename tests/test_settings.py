@@ -175,7 +175,29 @@ def test_serve_on_an_address_answers_to_it_and_on_every_interface_says_how(
     assert "TRUSTED_HOSTS" not in became.environ and "TRUSTED_HOSTS" not in said
 
 
+def test_serve_raises_the_open_files_limit_for_its_streams(tmp_path: Path, environ: Any) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+    try:
+        _, said = _serve(environ, "--data", str(tmp_path))
+        raised = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert raised == hard  # gunicorn, exec'd next, inherits it
+        assert ("open-files limit is" in said) == (hard < 4096)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_serve_refuses_no_workers(tmp_path: Path, environ: Any, capsys: Any) -> None:
     assert main(["serve", "--data", str(tmp_path), "--workers", "0"]) == 2
     assert "--workers must be 1 or more" in capsys.readouterr().err
     assert not (tmp_path / "rummy.sqlite3").exists()
+
+
+def test_the_stream_limits_are_whole_numbers(environ: Any) -> None:
+    read = settings.from_environment({"LIVE_STREAMS_PER_ADDRESS": " 5 ", "LIVE_STREAMS_MAX": "0"})
+    assert read["LIVE_STREAMS_PER_ADDRESS"] == 5 and read["LIVE_STREAMS_MAX"] == 0
+    for wrong in ("-1", "2.5", "many", "٣", "1" * 10):
+        with pytest.raises(SettingError, match="LIVE_STREAMS_MAX must be a whole number"):
+            settings.from_environment({"LIVE_STREAMS_MAX": wrong})

@@ -14,12 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.engine.candidates import Hand, cannot_meet, rules_for
 from referee.engine.cards import JOKER, SUITS, Card, Rank, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.melds import MeldKind, Reading, check_meld
 from referee.engine.scoring import max_hand_size, penalty_of, verify_hand_size
-from referee.engine.solver import MAX_MISSING, Budget, Solution, solve
+from referee.engine.solver import MAX_MISSING, Budget, Solution, _Clock, _Search, solve
 from referee.engine.variants import VARIANTS, Variant, get_variant
 
 CONTRACT = get_variant("contract")
@@ -588,3 +589,31 @@ def test_any_budget_gives_a_valid_answer_and_exact_means_the_least(
         )
     else:
         assert solution.leftover_penalty >= unlimited.leftover_penalty
+
+
+@st.composite
+def crowded_hands(draw: st.DrawFn) -> tuple[Variant, int, list[Card]]:
+    """Hands on few ranks and suits, often just short of a contract or just meeting it."""
+    variant, number = draw(st.sampled_from([c for c in SMALL_CASES if c[0].has_contracts]))
+    return variant, number, draw(small_hands(variant, max_cards=12, max_jokers=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(dealt_hands(), crowded_hands()))
+def test_a_hand_said_far_from_the_contract_is_one_the_search_cannot_meet(
+    case: tuple[Variant, int, list[Card]],
+) -> None:
+    """`cannot_meet` spares the search most of a deal (issue 35); it never turns away a hand
+    the whole search would lay the contract down from."""
+    variant, number, cards = case
+    if not legal(cards, variant):
+        return
+    contract = variant.contract_for(number)
+    rules = rules_for(variant, contract.set_size, contract.run_size)
+    hand = Hand(cards, rules)
+    if not cannot_meet(hand, rules, contract.sets, contract.runs):
+        return
+    slots = [MeldKind.SET] * contract.sets + [MeldKind.RUN] * contract.runs
+    search = _Search(hand, rules, slots, 0, _Clock(Budget(steps=10**7, seconds=60)))
+    search.run(search.contract)
+    assert search.best is None

@@ -28,6 +28,9 @@ FIELD_MASK: Final = (1 << BITS) - 1  # counts stay below 32: 8 decks, 16 jokers 
 GUARDS: Final = sum(1 << (BITS * i + BITS - 1) for i in range(ITEMS))
 
 _SUIT_INDEX: Final = {suit: index for index, suit in enumerate(SUITS)}
+# The same by the member's identity: an Enum member's hash runs in Python, an int's does not
+# (every card of every hand is looked up here; the members are singletons).
+_SUIT_AT: Final = {id(suit): index for index, suit in enumerate(SUITS)}
 
 
 def _pack_uses(uses: Sequence[tuple[int, int]]) -> int:
@@ -43,12 +46,24 @@ def item_of(card: Card) -> int:
     """The item of a natural card, or of the card a joker stands for (as a natural)."""
     target = card.stands_for or card
     assert target.rank is not None and target.suit is not None
-    return _SUIT_INDEX[target.suit] * 13 + target.rank - 1
+    return _SUIT_AT[id(target.suit)] * 13 + target.rank - 1
+
+
+# Every natural card, and a joker standing for each, by item: made once (a Card is frozen).
+_NATURAL_CARDS: Final = tuple(Card(Rank(n % 13 + 1), SUITS[n // 13]) for n in range(NATURALS))
+_JOKERS_AS: Final = tuple(Card(stands_for=card) for card in _NATURAL_CARDS)
 
 
 def natural_of(item: int) -> Card:
-    natural = item % NATURALS
-    return Card(Rank(natural % 13 + 1), SUITS[natural // 13])
+    return _NATURAL_CARDS[item % NATURALS]
+
+
+def _card(rank: int, suit_index: int) -> Card:
+    return _NATURAL_CARDS[suit_index * 13 + rank - 1]
+
+
+def _joker_as(rank: int, suit_index: int) -> Card:
+    return _JOKERS_AS[suit_index * 13 + rank - 1]
 
 
 def weight(points: int) -> int:
@@ -167,6 +182,9 @@ class Rules:
         self.rank_points = variant.rank_points
         self.joker_points = variant.joker_points
         self.windows = _windows(self.top, self.around, run_size)
+        self.windows_of: dict[int, list[Window]] = {}  # by length
+        for window in self.windows:
+            self.windows_of.setdefault(len(window[2]), []).append(window)
         self.joker_weight = weight(variant.joker_points)
         self.weights = [0] * ITEMS
         for item in range(NATURALS):
@@ -179,6 +197,13 @@ class Rules:
             [(p, _item(suit, 1 if p == 14 else p)) for p in range(1, last_place + 1)]
             for suit in range(len(SUITS))
         ]
+        # For `cannot_meet`: the places of a rank (an ace is low and high where it may be), and
+        # the places of every window of `run_size`, each as a mask of places.
+        self.rank_places = [0] + [1 << rank for rank in range(1, 14)]
+        if self.top == 14 and not self.around:
+            self.rank_places[1] |= 1 << 14
+        self.run_masks = [mask for _, mask, window in self.windows if len(window) == run_size]
+        self.widest: dict[int, int] = {}  # places held -> the most in one window (filled as met)
 
 
 _RULES: dict[tuple[object, ...], Rules] = {}
@@ -271,7 +296,7 @@ class Hand:
                 jokers.append(card)
                 continue
             points += rank_points[rank - 1]
-            item = _SUIT_INDEX[card.suit] * 13 + rank - 1  # type: ignore[index]
+            item = _SUIT_AT[id(card.suit)] * 13 + rank - 1
             if counts[item] < decks:
                 if not counts[item]:
                     touched.append(item)
@@ -304,13 +329,79 @@ class Hand:
             self.by_suit[item % NATURALS // 13] += count
 
 
+def cannot_meet(hand: Hand, rules: Rules, sets: int, runs: int) -> bool:
+    """True when the hand surely cannot lay down `sets` sets and `runs` runs: even taking each
+    meld on its own, the free jokers are too few. A relaxation of the search (it ignores that
+    melds share cards, and every rule but sizes and suits), so it never says so of a hand that
+    could: it only spares the search the hands that are far off, most of a random deal.
+
+    Each set of a rank needs a fixed card of that rank, and k sets of a rank with h fixed cards
+    need k x set_size - h fillers at least (each one more, no fewer than the one before: the
+    cheapest `sets` of them all are the least); a run needs run_size less the most places any
+    window of its suit holds, and k runs of a suit with g fixed cards k x run_size - g."""
+    by_rank = [0] * 14
+    places = [0] * len(SUITS)
+    rank_places = rules.rank_places
+    for item, count in hand.held:
+        natural = item % NATURALS
+        rank = natural % 13 + 1
+        by_rank[rank] += count
+        places[natural // 13] |= rank_places[rank]
+    jokers = hand.jokers
+    need = _least_sets(by_rank, rules.set_size, sets) if sets else 0
+    if need > jokers or not runs:
+        return need > jokers
+    return need + _least_runs(hand.by_suit, places, rules, runs) > jokers
+
+
+def _least_sets(by_rank: list[int], size: int, sets: int) -> int:
+    extra: list[int] = []  # the fillers each set more of a rank needs, over every rank
+    for held in by_rank:
+        if held:
+            before = 0
+            for k in range(1, min(held, sets) + 1):
+                cost = k * size - held
+                if cost > 0:
+                    extra.append(cost - before)
+                    before = cost
+                else:
+                    extra.append(0)
+    if len(extra) < sets:
+        return UNLIMITED
+    extra.sort()
+    return sum(extra[:sets])
+
+
+def _least_runs(by_suit: list[int], places: list[int], rules: Rules, runs: int) -> int:
+    size = rules.run_size
+    most = 1 if rules.runs_rule is ContractRuns.DIFFERENT_SUITS else runs
+    widest = rules.widest
+    best = [0] + [UNLIMITED] * runs  # the fewest fillers for so many runs, suit by suit
+    for suit, held in enumerate(by_suit):
+        if not held:
+            continue
+        taken = places[suit]
+        room = widest.get(taken)
+        if room is None:
+            room = widest[taken] = max((taken & mask).bit_count() for mask in rules.run_masks)
+        costs = [0, max(0, size - room)]
+        for k in range(2, min(held, most) + 1):
+            costs.append(max(costs[-1], k * size - held))
+        for total in range(runs, 0, -1):
+            for k in range(1, min(total, len(costs) - 1) + 1):
+                if best[total - k] + costs[k] < best[total]:
+                    best[total] = best[total - k] + costs[k]
+    return best[runs]
+
+
 def _joker_order(card: Card) -> tuple[int, int]:
     return card.stands_for.sort_key if card.stands_for is not None else (-1, 0)
 
 
 # -- candidates --------------------------------------------------------------------------------
 
-_Option = tuple[tuple[tuple[int, int], ...], int, int]  # (uses, naturals, declared) of a suit
+# A suit's share of a set: (uses, naturals, declared, weight, packed).
+_Option = tuple[tuple[tuple[int, int], ...], int, int, int, int]
 
 
 def set_candidates(hand: Hand, rules: Rules, slack: int) -> Iterator[Candidate | None]:
@@ -333,22 +424,30 @@ def set_candidates(hand: Hand, rules: Rules, slack: int) -> Iterator[Candidate |
             continue
         if rules.min_natural - naturals > slack:
             continue
-        per_suit = [_suit_options(counts, item, rules.distinct) for item in items]
+        # A suit the hand holds none of offers only "none": it changes no combination.
+        per_suit = [
+            _suit_options(counts, item, rules)
+            for item in items
+            if counts[item] or counts[NATURALS + item]
+        ]
         for combination in itertools.product(*per_suit):
             yield _set_candidate(rank, combination, rules, jokers, slack)
 
 
-def _suit_options(counts: list[int], item: int, distinct: bool) -> list[_Option]:
+def _suit_options(counts: list[int], item: int, rules: Rules) -> list[_Option]:
     naturals, declared = counts[item], counts[NATURALS + item]
+    weights = rules.weights
     options: list[_Option] = []
     for n in range(naturals + 1):
         for d in range(declared + 1):
-            if distinct and n + d > 1:
+            if rules.distinct and n + d > 1:
                 continue
             uses: tuple[tuple[int, int], ...] = ((item, n),) if n else ()
             if d:
                 uses += ((NATURALS + item, d),)
-            options.append((uses, n, d))
+            worth = weights[item] * n + weights[NATURALS + item] * d
+            packed = (n << (BITS * item)) + (d << (BITS * (NATURALS + item)))
+            options.append((uses, n, d, worth, packed))
     return options
 
 
@@ -356,9 +455,9 @@ def _set_candidate(
     rank: int, combination: Sequence[_Option], rules: Rules, jokers: int, slack: int
 ) -> Candidate | None:
     nat = decl = 0
-    for _, naturals, declared in combination:
-        nat += naturals
-        decl += declared
+    for option in combination:
+        nat += option[1]
+        decl += option[2]
     fixed = nat + decl
     if fixed == 0 or fixed > rules.max_set or decl > rules.max_jokers:
         return None
@@ -368,11 +467,13 @@ def _set_candidate(
     plow = max(0, rules.min_natural - nat, jmin - (rules.max_jokers - decl))
     if plow > slack or (plow > jmin and plow > 0) or jmin > jokers + slack or jmin > room:
         return None
-    taken = tuple(pair for option in combination for pair in option[0])
-    worth = 0
-    for item, copies in taken:
-        worth += rules.weights[item] * copies
-    return Candidate(MeldKind.SET, rank, taken, (), worth, nat, decl, (jmin, jcap, plow))
+    taken: tuple[tuple[int, int], ...] = ()
+    worth = packed = 0
+    for uses, _, _, weight, bits in combination:
+        taken += uses
+        worth += weight
+        packed += bits
+    return Candidate(MeldKind.SET, rank, taken, (), worth, nat, decl, (jmin, jcap, plow), packed)
 
 
 _Subset = tuple[tuple[tuple[int, int], ...], int, int, int, int]
@@ -446,8 +547,10 @@ def _suit_runs(
             for gaps in range(fillers + 1)
             for subset in _linear_subsets(offers, rules.weights, gaps, gaps)
         )
+    size = rules.run_size
     for subset in subsets:
-        if subset is None:
+        # Too short for the fillers there are (most choices of one or two cards): no run.
+        if subset is None or (size if size > subset[1] else subset[1]) - len(subset[0]) > fillers:
             yield None
         else:
             yield _run_candidate(suit_index, subset, rules, fillers, slack)
@@ -549,8 +652,8 @@ def run_window(
     mask = candidate.place_mask
     low_place = candidate.places[0][0]
     best: tuple[int, ...] | None = None
-    for window_start, window_mask, window in rules.windows:
-        if len(window) != length or mask & ~window_mask:
+    for window_start, window_mask, window in rules.windows_of.get(length, ()):
+        if mask & ~window_mask:
             continue
         if start is not None and window_start != start:
             continue
@@ -578,26 +681,32 @@ def reading_of(
 def _set_reading(
     candidate: Candidate, rules: Rules, hand: Hand, free: int, phantoms: int
 ) -> tuple[Reading, list[Card]]:
+    # Suits by index here: an Enum member's hash runs in Python, and this is every answer.
     missing: list[Card] = []
-    rank = Rank(candidate.key)
+    rank = candidate.key
     naturals: list[Card] = []
     declared: list[Card] = []
+    used = [False] * len(SUITS)
     for item, copies in candidate.uses:
         if item < NATURALS:
-            naturals += [natural_of(item)] * copies
+            naturals += [_NATURAL_CARDS[item]] * copies
         else:
             declared += [hand.declared[item]] * copies
-    used = {c.suit for c in naturals} | {
-        c.stands_for.suit for c in declared if c.stands_for is not None
-    }
-    free_suits = [suit for suit in SUITS if suit not in used] or list(SUITS)
-    for _ in range(phantoms):
-        suit = free_suits.pop(0) if rules.distinct else _phantom_suit(rank, hand, missing)
-        missing.append(Card(rank, suit))
-    naturals = sorted(naturals + missing, key=lambda c: c.sort_key)
-    used |= {c.suit for c in missing}
-    free_suits = [suit for suit in SUITS if suit not in used] or list(SUITS)
-    jokers = [Card(stands_for=Card(rank, free_suits[i % len(free_suits)])) for i in range(free)]
+        used[item % NATURALS // 13] = True
+    if phantoms:
+        free_suits = [i for i, taken in enumerate(used) if not taken] or list(range(len(SUITS)))
+        for _ in range(phantoms):
+            if rules.distinct:
+                suit = free_suits.pop(0)
+            else:
+                suit = SUITS.index(_phantom_suit(Rank(rank), hand, missing))
+            missing.append(_card(rank, suit))
+            used[suit] = True
+        naturals = sorted(naturals + missing, key=lambda c: c.sort_key)
+    else:
+        naturals.sort(key=lambda c: c.sort_key)
+    free_suits = [i for i, taken in enumerate(used) if not taken] or list(range(len(SUITS)))
+    jokers = [_joker_as(rank, free_suits[i % len(free_suits)]) for i in range(free)]
     return Reading(MeldKind.SET, tuple(naturals + declared + jokers)), missing
 
 
@@ -605,7 +714,7 @@ def _run_reading(
     candidate: Candidate, rules: Rules, hand: Hand, free: int, start: int | None, phantoms: int
 ) -> tuple[Reading, list[Card]]:
     missing: list[Card] = []
-    suit = SUITS[candidate.key]
+    suit = candidate.key
     length = candidate.fixed + free + phantoms
     window = run_window(candidate, rules, length, start)
     by_place = {place: item for place, item in candidate.places}
@@ -619,16 +728,16 @@ def _run_reading(
     missing_places = set((inside + outside)[:phantoms])
     cards: list[Card] = []
     for place in window:
-        rank = Rank(1 if place == 14 else place)
+        rank = 1 if place == 14 else place
         if place in by_place:
             item = by_place[place]
             cards.append(natural_of(item) if item < NATURALS else hand.declared[item])
         elif place in missing_places:
-            natural = Card(rank, suit)
+            natural = _card(rank, suit)
             missing.append(natural)
             cards.append(natural)
         else:
-            cards.append(Card(stands_for=Card(rank, suit)))
+            cards.append(_joker_as(rank, suit))
     return Reading(MeldKind.RUN, tuple(cards), window), missing
 
 

@@ -7,6 +7,9 @@ How it searches, in short (it has to answer in milliseconds on a cheap phone):
   (naturals and declared jokers) and by the fewest and the most free jokers it can take.
   Any total between the sums of those is reachable, and every free joker absorbed is
   worth its penalty, so the best use of jokers follows from the fixed cards alone.
+* Most hands of a deal are far from the contract: `candidates.cannot_meet` (each meld on its
+  own already needs more fillers than the hand has) answers them before any meld is
+  enumerated, a relaxation that never turns away a hand the search could meet.
 * Candidate melds are enumerated once per hand (`candidates`); the contract's slots are
   filled by a depth-first branch and bound over them: candidates best first, identical
   slots in non-decreasing candidate order (symmetry), and an admissible bound (what the
@@ -38,6 +41,7 @@ from .candidates import (
     Candidate,
     Hand,
     Rules,
+    cannot_meet,
     fits,
     leftover_of,
     missing_cards,
@@ -173,38 +177,46 @@ def _bound(packed: int, rules: Rules, runs: int, sets: int, total: int) -> int:
     held = list(_unpack(packed))
     found = 0
     if runs:
-        found += _heaviest(_layers(held, rules.weights, lambda natural: natural // 13), runs)
+        found += _heaviest(_layers(held, rules.weights, by_rank=False), runs)
     if sets:
         found += _heaviest(_set_chunks(held, rules), sets)
     return min(total, found)
 
 
-def _heaviest(weights: Iterable[int], count: int) -> int:
-    return sum(sorted(weights, reverse=True)[:count])
+def _heaviest(weights: list[int], count: int) -> int:
+    if len(weights) <= count:
+        return sum(weights)
+    weights.sort(reverse=True)
+    return sum(weights[:count])
 
 
-def _layers(
-    held: Iterable[tuple[int, int]], weights: list[int], group: Callable[[int], int]
-) -> list[int]:
-    """Weight of each (group, depth) layer: the k-th copies of every item of a group."""
-    layers: dict[tuple[int, int], int] = {}
+def _layers(held: Iterable[tuple[int, int]], weights: list[int], *, by_rank: bool) -> list[int]:
+    """Weight of each (group, depth) layer: the k-th copies of every item of a group (its
+    suit, or its rank), keyed by group x 32 + depth (counts stay below 32)."""
+    layers: dict[int, int] = {}
     for item, copies in held:
-        key = group(item % NATURALS)
-        for depth in range(copies):
-            layers[key, depth] = layers.get((key, depth), 0) + weights[item]
+        natural = item % NATURALS
+        key = (natural % 13 if by_rank else natural // 13) * 32
+        weight = weights[item]
+        for depth in range(key, key + copies):
+            layers[depth] = layers.get(depth, 0) + weight
     return list(layers.values())
 
 
 def _set_chunks(held: list[tuple[int, int]], rules: Rules) -> list[int]:
     """The heaviest pieces sets of each rank could take, one piece a set."""
     if rules.distinct:
-        return _layers(held, rules.weights, lambda natural: natural % 13)
+        return _layers(held, rules.weights, by_rank=True)
+    weights = rules.weights
+    if rules.max_set >= UNLIMITED:
+        whole: dict[int, int] = {}
+        for item, copies in held:
+            # item % 13 is the rank of a natural and of a declared joker alike (52 = 4 x 13)
+            whole[item % 13] = whole.get(item % 13, 0) + weights[item] * copies
+        return list(whole.values())
     stacks: dict[int, list[int]] = {}
     for item, copies in held:
-        # item % 13 is the rank of a natural and of a declared joker alike (52 = 4 x 13)
-        stacks.setdefault(item % 13, []).extend([rules.weights[item]] * copies)
-    if rules.max_set >= UNLIMITED:
-        return [sum(stack) for stack in stacks.values()]
+        stacks.setdefault(item % 13, []).extend([weights[item]] * copies)
     size = rules.max_set
     chunks: list[int] = []
     for stack in stacks.values():
@@ -619,6 +631,9 @@ def solve(
     with `nearest`, `missing` then names the natural cards that would complete the nearest
     contract. Past the `budget` the answer is the best found so far, with `exact` False.
     Raises RoundError for a round the variant does not have.
+
+    Most hands of a random deal are far from the contract: `cannot_meet` says so of them at
+    once, and only the others are searched.
     """
     slots: list[MeldKind] | None = None
     if variant.has_contracts:
@@ -629,9 +644,12 @@ def solve(
         rules = rules_for(variant, variant.min_set_size, variant.min_run_size)
     counted = Hand(hand, rules)
     clock = _Clock(budget or DEFAULT_BUDGET)
-    search = _Search(counted, rules, slots, 0, clock)
-    search.run(search.any_melds if slots is None else search.contract)
-    if search.best is None:
+    best: tuple[Candidate, ...] | None = None
+    if slots is None or not cannot_meet(counted, rules, contract.sets, contract.runs):
+        search = _Search(counted, rules, slots, 0, clock)
+        search.run(search.any_melds if slots is None else search.contract)
+        best = search.best
+    if best is None:
         missing: tuple[Card, ...] = ()
         if nearest and slots is not None:
             missing = _nearest_missing(counted, rules, slots, clock)
@@ -644,7 +662,7 @@ def solve(
             exact=clock.exact,
             steps=clock.spent,
         )
-    melds, used, free = _melds(search.best, rules, counted)
+    melds, used, free = _melds(best, rules, counted)
     leftover = leftover_of(hand, used, free)
     return Solution(
         can_meet_contract=True,

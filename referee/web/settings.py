@@ -9,6 +9,8 @@ the command line alike (README: Configuration).
   that holds the value (the container convention: a mounted secret); never both.
 - hosting's: SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX (`hosting.py`);
 - PDF_CACHE_MAX_MB: the most the PDF cache keeps on disk, in megabytes (`printing/cache.py`);
+- the live push's limits (`live/`): LIVE_STREAMS_PER_ADDRESS and LIVE_STREAMS_MAX, the open
+  streams a worker process holds at most for one client address and in all;
 - the rate limits (`limits.py`): RATELIMIT_ENABLED (0 turns them off), RATELIMIT_STORAGE_URI
   (default: a file in the data folder that every worker of the box shares, `limit_store.py`;
   `redis://...` shares it between boxes, `memory://` keeps one count per worker), and one limit
@@ -106,7 +108,21 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name in LIMIT_VARIABLES:
         if environ.get(name, "").strip():
             found[name] = rate_limit(name, environ[name])
+    for name in STREAM_LIMITS:
+        if environ.get(name, "").strip():
+            found[name] = _count(name, environ[name])
     return found
+
+
+#: The live push's limits on open streams (live/__init__.py), whole numbers.
+STREAM_LIMITS: Final = ("LIVE_STREAMS_PER_ADDRESS", "LIVE_STREAMS_MAX")
+
+
+def _count(name: str, text: str) -> int:
+    word = text.strip()
+    if not word.isascii() or not word.isdigit() or len(word) > 9:
+        raise SettingError(f"{name} must be a whole number (0 or more), not {text!r}")
+    return int(word)
 
 
 def _megabytes(text: str) -> float:

@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 
 from ..database import after_commit
 from ..inputs import plain_count
-from .hub import Hub, Subscription
+from .hub import Hub, Limits, Refused, Subscription
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class Broker(Protocol):
 
     def publish(self, conn: Connection, topic: str, version: int) -> None: ...
 
-    def subscribe(self, topic: str) -> Subscription: ...
+    def admit(self, topic: str, address: str, limits: Limits) -> Subscription | Refused: ...
 
     def state(self) -> dict[str, Any]: ...
 
@@ -55,8 +55,8 @@ class LocalBroker:
     def publish(self, conn: Connection, topic: str, version: int) -> None:
         after_commit(conn, lambda: self.hub.tell(topic, version))
 
-    def subscribe(self, topic: str) -> Subscription:
-        return self.hub.subscribe(topic)
+    def admit(self, topic: str, address: str, limits: Limits) -> Subscription | Refused:
+        return self.hub.admit(topic, address, limits)
 
     def state(self) -> dict[str, Any]:
         return {
@@ -91,9 +91,11 @@ class PostgresBroker:
             {"channel": CHANNEL, "payload": f"{topic} {version}"},
         )
 
-    def subscribe(self, topic: str) -> Subscription:
+    def admit(self, topic: str, address: str, limits: Limits) -> Subscription | Refused:
         with self._lock:
-            subscription = self.hub.subscribe(topic)
+            subscription = self.hub.admit(topic, address, limits)
+            if isinstance(subscription, Refused):
+                return subscription
             if self._pid != os.getpid():  # forked: the parent's thread is not in this process
                 self._thread, self._pid = None, os.getpid()
                 self.listening.clear()

@@ -12,9 +12,11 @@ stream; after `lifetime` seconds the server ends it and the browser opens it aga
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from typing import Final, TypeGuard
 
 from .hub import RESYNC, Subscription
 
@@ -30,7 +32,49 @@ def event(version: int) -> str:
     return f"id: {version}\ndata: {version}\n\n"
 
 
+HEARTBEAT: Final = ": heartbeat\n\n"
+
+
+def opening(now: int | None, seen: int | None, timing: Timing) -> tuple[str, int | None]:
+    """The stream's first chunk (the browser's retry, and the version now where the browser
+    has not seen it), and the version it has seen after it."""
+    first = f"retry: {timing.retry_ms}\n"
+    if now is not None and now != seen:
+        return first + event(now), now
+    return first + ": up to date\n\n", seen
+
+
+def newer(version: int | None, seen: int | None) -> TypeGuard[int]:
+    return version is not None and (seen is None or version > seen)
+
+
+def said(told: int | None, version: int | None, seen: int | None) -> tuple[str, int | None]:
+    """What a stream says after a wait that was `told` (None: nothing, time for a heartbeat)
+    with `version` the version then, and the version it has seen after it ("": nothing)."""
+    if told is None:
+        return HEARTBEAT, seen
+    if newer(version, seen):
+        return event(version), version
+    return "", seen
+
+
 def events(
+    first: str,
+    subscription: Subscription,
+    current: Callable[[], int | None],
+    seen: int | None,
+    timing: Timing,
+) -> Iterator[str]:
+    """The whole stream from a thread: `first`, then `following`; the subscription closed
+    when it ends or its client goes away."""
+    try:
+        yield first
+        yield from following(subscription, current, seen, timing)
+    finally:
+        subscription.close()
+
+
+def following(
     subscription: Subscription,
     current: Callable[[], int | None],
     seen: int | None,
@@ -38,27 +82,37 @@ def events(
     *,
     clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[str]:
-    """The stream's text. `subscription` is taken before `current` is read, so nothing written
-    in between is missed; it is closed when the stream ends or its client goes away."""
-    try:
-        now = current()
-        first = f"retry: {timing.retry_ms}\n"
-        if now is not None and now != seen:
-            yield first + event(now)
-            seen = now
-        else:
-            yield first + ": up to date\n\n"
-        deadline = clock() + timing.lifetime
-        while (left := deadline - clock()) > 0 and not subscription.closed:
-            told = subscription.wait(min(timing.heartbeat, left))
-            if subscription.closed:
-                break  # the process is ending (hub.drain)
-            if told is None:
-                yield ": heartbeat\n\n"
-                continue
-            version = current() if told == RESYNC else told
-            if version is not None and (seen is None or version > seen):
-                yield event(version)
-                seen = version
-    finally:
-        subscription.close()
+    """After the first chunk, from a thread (a WSGI server's; `subscription` was taken before
+    the version in the first chunk was read, so nothing written in between is missed): each
+    newer version, heartbeats between, until the lifetime ends or the subscription is closed
+    (the process is ending: hub.drain)."""
+    deadline = clock() + timing.lifetime
+    while (left := deadline - clock()) > 0 and not subscription.closed:
+        told = subscription.wait(min(timing.heartbeat, left))
+        if subscription.closed:
+            break
+        text, seen = said(told, current() if told == RESYNC else told, seen)
+        if text:
+            yield text
+
+
+async def following_async(
+    subscription: Subscription,
+    current: Callable[[], int | None],
+    seen: int | None,
+    timing: Timing,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> AsyncIterator[str]:
+    """As `following`, on an event loop (live/front.py): a version looked up again (`RESYNC`)
+    is read in the loop's thread pool, never in the loop."""
+    loop = asyncio.get_running_loop()
+    deadline = clock() + timing.lifetime
+    while (left := deadline - clock()) > 0 and not subscription.closed:
+        told = await subscription.next(min(timing.heartbeat, left))
+        if subscription.closed:
+            break
+        version = await loop.run_in_executor(None, current) if told == RESYNC else told
+        text, seen = said(told, version, seen)
+        if text:
+            yield text
