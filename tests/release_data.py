@@ -29,6 +29,34 @@ REVISION = "0005"
 Get = Callable[[str], Any]
 
 
+def head_revision() -> str:
+    """The newest schema revision of this version (the one an upgrade ends at)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from referee.web.database import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+def revision_of(database: Path) -> str | None:
+    """The schema revision of the SQLite file at `database`."""
+    from sqlalchemy import create_engine
+
+    from referee.web.database import schema_revision
+
+    engine = create_engine(f"sqlite:///{database}")
+    try:
+        with engine.connect() as conn:
+            return schema_revision(conn)
+    finally:
+        engine.dispose()
+
+
 def load_into(database: Path) -> None:
     """The release's database as an SQLite file at `database`."""
     with sqlite3.connect(database) as connection:
@@ -78,8 +106,9 @@ def _make(folder: Path) -> dict[str, list[str]]:
 
     app = create_app({"TESTING": True, "SECRET_KEY": "release data"}, instance_path=str(folder))
     client = app.test_client()
-    alone = client.post("/api/v1/games", json={"variant": "shanghai",
-                                               "players": ["Zoë", "Jürgen", "Ana"]}).get_json()  # fmt: skip
+    players = ["Zoë", "Jürgen", "Ana"]
+    alone = client.post("/api/v1/games", json={"variant": "shanghai", "players": players})
+    alone = alone.get_json()
     results = results_json(alone["players"], 1, {0: 25, 2: 40})
     client.post(f"/api/v1/games/{alone['id']}/rounds", json={"round": 1, "results": results},
                 headers={"Authorization": f"Bearer {alone['edit_token']}"})  # fmt: skip

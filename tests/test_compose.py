@@ -38,7 +38,9 @@ def _errors(document: Any) -> list[str]:
     schema = _schema()
     validator = jsonschema.validators.validator_for(schema)
     checker = validator(schema, format_checker=validator.FORMAT_CHECKER)
-    return [f"{list(error.absolute_path)}: {error.message}" for error in checker.iter_errors(document)]
+    return [
+        f"{list(error.absolute_path)}: {error.message}" for error in checker.iter_errors(document)
+    ]
 
 
 def _compose() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Upgrades (SPEC "Self-hosting"): this version started on the data folder of the previous
+"""Upgrades (SPEC "Running it for real"): this version started on the data folder of the previous
 release brings its schema up to date and keeps every game, club and evening, answering about
 them as that release did (tests/release_data.py; tests/test_image.py does the same with the
 image on a /data volume)."""
@@ -8,28 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from alembic.script import ScriptDirectory
-from release_data import FACTS, REVISION, facts, load_into
-from sqlalchemy import create_engine
+from release_data import FACTS, REVISION, facts, head_revision, load_into, revision_of
 
 from referee.cli import main
 from referee.web import create_app
-from referee.web.database import MIGRATIONS, _alembic_config, database, schema_revision
-
-
-def _head() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
-    assert head is not None
-    return head
-
-
-def _revision(path: Path) -> str | None:
-    engine = create_engine(f"sqlite:///{path}")
-    try:
-        with engine.connect() as conn:
-            return schema_revision(conn)
-    finally:
-        engine.dispose()
+from referee.web.database import database
 
 
 def test_the_previous_releases_data_folder_is_upgraded_and_keeps_every_game_club_and_evening(
@@ -37,19 +20,18 @@ def test_the_previous_releases_data_folder_is_upgraded_and_keeps_every_game_club
 ) -> None:
     recorded = json.loads(FACTS.read_text(encoding="utf-8"))
     load_into(tmp_path / "rummy.sqlite3")
-    assert (_revision(tmp_path / "rummy.sqlite3") or "").startswith(REVISION)
-    assert (MIGRATIONS / "versions").is_dir()
+    assert (revision_of(tmp_path / "rummy.sqlite3") or "").startswith(REVISION)
 
     app = create_app({"TESTING": True, "SECRET_KEY": "upgrade"}, instance_path=str(tmp_path))
     try:
         client = app.test_client()
         assert client.get("/healthz").get_json()["database"] == "ok"
-        assert facts(lambda path: client.get(path).get_json(), recorded["ids"]) == (
-            recorded["facts"]
+        assert (
+            facts(lambda path: client.get(path).get_json(), recorded["ids"]) == (recorded["facts"])
         )
     finally:
         database(app).dispose()
-    assert _revision(tmp_path / "rummy.sqlite3") == _head()
+    assert revision_of(tmp_path / "rummy.sqlite3") == head_revision()
 
 
 def test_a_backup_of_the_upgraded_folder_restores_the_same(tmp_path: Path) -> None:
@@ -63,8 +45,8 @@ def test_a_backup_of_the_upgraded_folder_restores_the_same(tmp_path: Path) -> No
     app = create_app({"TESTING": True, "SECRET_KEY": "upgrade"}, instance_path=str(new))
     try:
         client = app.test_client()
-        assert facts(lambda path: client.get(path).get_json(), recorded["ids"]) == (
-            recorded["facts"]
+        assert (
+            facts(lambda path: client.get(path).get_json(), recorded["ids"]) == (recorded["facts"])
         )
     finally:
         database(app).dispose()
