@@ -31,14 +31,19 @@ class NoNetwork(OSError):
     """This machine has no address in a local network (no route out)."""
 
 
-def lan_address() -> str:
-    """This machine's IPv4 address in its local network."""
+def _outward_address() -> str:
+    """The address this machine sends from on its way out ("" without a route)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(_OUTWARD)
-            address = str(probe.getsockname()[0])
+            return str(probe.getsockname()[0])
         except OSError:
-            address = ""
+            return ""
+
+
+def lan_address() -> str:
+    """This machine's IPv4 address in its local network."""
+    address = _outward_address()
     if not address or address.startswith("127.") or address == "0.0.0.0":
         raise NoNetwork(
             "this machine has no address in a local network: connect it to the Wi-Fi the phones "

@@ -256,8 +256,10 @@ def test_healthy_within_20_seconds_as_a_user_who_is_not_root(served: Served) -> 
     state = json.loads(served.container.podman("inspect", served.container.name).stdout)[0]
     assert state["State"]["Health"]["Status"] == "healthy"
     status = served.container.exec("cat", "/proc/1/status")  # gunicorn's master
-    uids = re.search(r"^Uid:\s+(.*)$", status, re.M)
-    assert uids is not None and uids.group(1).split() == [USER] * 4
+    for ids in ("Uid", "Gid"):
+        found = re.search(rf"^{ids}:\s+(.*)$", status, re.M)
+        assert found is not None and found.group(1).split() == [USER] * 4, ids
+    assert served.container.exec("id", "-un").strip() == "rummy"
     assert "gunicorn" in served.container.exec("cat", "/proc/1/cmdline")
     assert (served.folder / "rummy.sqlite3").stat().st_uid == int(USER)
     assert (served.folder / "secret_key").stat().st_uid == int(USER)

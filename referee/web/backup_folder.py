@@ -129,15 +129,16 @@ def every(
     err: TextIO,
     *,
     sleep: Callable[[float], object] = time.sleep,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     rounds: int | None = None,
 ) -> None:
     """Take a backup whenever one is due, forever (or `rounds` times, for a test): due
     `interval` after the newest in the folder, so a restarted schedule does not take one at
     each start (and remove the older ones the sooner). A failed backup is said and tried
-    again within RETRY_SECONDS; it never ends the schedule."""
+    again within RETRY_SECONDS; it never ends the schedule. (`sleep` and `clock`: a test's.)"""
     done = 0
     while rounds is None or done < rounds:
-        wait = rotation.due_in(interval, datetime.now(UTC))
+        wait = rotation.due_in(interval, clock())
         if wait > 0:
             sleep(wait)
             continue
