@@ -76,7 +76,9 @@ def add_commands(verbs: Any) -> None:
     backup.add_argument("--dir", help="instead: a timestamped file in this folder")
     backup.add_argument("--keep", type=int, default=14, help="--dir: the newest N stay (14)")
     backup.add_argument("--every", help="--dir: go on, one backup each 24h, 30m, 1d...")
-    backup.add_argument("--rclone", metavar="REMOTE:PATH", help="--dir: copy the backups there")
+    backup.add_argument(
+        "--rclone", metavar="REMOTE:PATH", help='--dir: copy the backups there ("none": do not)'
+    )
     restore = verbs.add_parser(
         "restore", parents=[data], help="restore a backup into an empty database"
     )
@@ -174,7 +176,8 @@ def _backups(args: argparse.Namespace, err: TextIO) -> int:
     if args.keep < 1:
         raise ValueError("--keep must be 1 or more")
     interval = duration(args.every) if args.every else None
-    rotation = Rotation(Path(args.dir), args.keep, args.rclone)
+    remote = None if args.rclone in (None, "", "none") else args.rclone
+    rotation = Rotation(Path(args.dir), args.keep, remote)
 
     def once() -> None:
         took = rotation.take(lambda path: _backup_or_restore(_with(args, file=str(path)), err))

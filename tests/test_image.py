@@ -157,7 +157,7 @@ _VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")
 
 def _interpolated(value: Any, environ: Mapping[str, str]) -> Any:
     if isinstance(value, str):
-        return _VARIABLE.sub(lambda m: environ.get(m.group(1)) or (m.group(2) or ""), value)
+        return _VARIABLE.sub(lambda m: environ.get(m.group(1)) or m.group(2) or "", value)
     if isinstance(value, list):
         return [_interpolated(item, environ) for item in value]
     if isinstance(value, dict):
