@@ -200,7 +200,7 @@ def _health(args: argparse.Namespace, err: TextIO) -> int:
 
     healthy, said = health(args.port, os.environ)
     print(f"health: {said}", file=err)
-    return EXIT_OK if healthy else EXIT_UNHEALTHY
+    return EXIT_OK if healthy else EXIT_UNHEALTHY  # as `python3 -m referee.reach` (HEALTHCHECK)
 
 
 def _warm(args: argparse.Namespace, err: TextIO) -> int:

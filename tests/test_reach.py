@@ -152,3 +152,16 @@ def test_serve_lan_listens_on_that_address_and_answers_to_it(tmp_path: Path) -> 
     said = log.read_text()
     assert f"phones on this network open http://127.0.0.2:{port}/" in said
     assert "HTTPS" in said and "Booting worker" in said
+
+
+def test_the_images_healthcheck_is_health_without_the_command_lines_imports() -> None:
+    """`python3 -m referee.reach` (the Containerfile's HEALTHCHECK) imports no Flask."""
+    probe = (
+        "import sys; import referee.reach; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'babel')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    assert done.stdout.strip() == "[]"
+    assert reach.main(["--port", str(free_port())]) == 1
+    assert 'CMD ["python3", "-m", "referee.reach"' in (ROOT / "Containerfile").read_text()
