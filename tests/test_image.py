@@ -145,7 +145,7 @@ class Podman:
 
     def clean(self) -> None:
         for name in reversed(self.made_containers):
-            self("rm", "--force", "--time", "0", name, check=False)
+            self("rm", "--force", "--volumes", "--time", "0", name, check=False)
         for name in self.made_volumes:
             self("volume", "rm", "--force", name, check=False)
 
