@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 NAMES: Final = ("serve", "backup", "restore", "pdf-warm", "health")
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 2
-#: `health`: what a container's HEALTHCHECK reads (1: unhealthy; Docker keeps 2 for itself).
-EXIT_UNHEALTHY: Final = 1
+#: backup --dir: how many backups stay by default (two weeks of nightly ones).
+KEEP: Final = 14
+#: The options of `backup` that only a folder of backups takes.
+_WITH_DIR: Final = ("keep", "every", "rclone")
 #: Addresses that listen on every interface: the app cannot tell which name it is reached by.
 _EVERY_INTERFACE: Final = ("0.0.0.0", "::", "")
 
@@ -74,7 +76,7 @@ def add_commands(verbs: Any) -> None:
     )
     backup.add_argument("file", nargs="?", help='where to write it ("-": standard output)')
     backup.add_argument("--dir", help="instead: a timestamped file in this folder")
-    backup.add_argument("--keep", type=int, default=14, help="--dir: the newest N stay (14)")
+    backup.add_argument("--keep", type=int, help="--dir: the newest N stay (14)")
     backup.add_argument("--every", help="--dir: go on, one backup each 24h, 30m, 1d...")
     backup.add_argument(
         "--rclone", metavar="REMOTE:PATH", help='--dir: copy the backups there ("none": do not)'
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace, err: TextIO) -> int:
         if args.call == "pdf-warm":
             return _warm(args, err)
         if args.call == "health":
-            return _health(args, err)
+            return _health(args)
         if args.call == "backup" and args.dir:
             return _backups(args, err)
         return _backup_or_restore(args, err)
@@ -140,10 +142,10 @@ def _backup_or_restore(args: argparse.Namespace, err: TextIO) -> int:
     from referee.web.settings import database_url
 
     instance = _instance(args)
+    file = _one_source(args)
     if args.call == "backup":
         # Before the app exists: it would make the data folder, and its database on first use.
         check_source(normalize_url(database_url(os.environ, instance)))
-    file = _one_source(args)
     app = _app(instance)
     url = database(app).url
     try:
@@ -164,6 +166,8 @@ def _one_source(args: argparse.Namespace) -> str:
 
     if (args.file is None) == (args.dir is None):
         raise ValueError("name a FILE or --dir DIR (one of them)")
+    if args.dir is None and any(getattr(args, name, None) for name in _WITH_DIR):
+        raise ValueError("--keep, --every and --rclone go with --dir DIR")
     return args.file if args.dir is None else str(newest(Path(args.dir)))
 
 
@@ -173,15 +177,16 @@ def _backups(args: argparse.Namespace, err: TextIO) -> int:
 
     if args.file is not None:
         raise ValueError("name a FILE or --dir DIR (one of them)")
-    if args.keep < 1:
+    keep = KEEP if args.keep is None else args.keep
+    if keep < 1:
         raise ValueError("--keep must be 1 or more")
     interval = duration(args.every) if args.every else None
     remote = None if args.rclone in (None, "", "none") else args.rclone
-    rotation = Rotation(Path(args.dir), args.keep, remote)
+    rotation = Rotation(Path(args.dir), keep, remote)
 
     def once() -> None:
         took = rotation.take(lambda path: _backup_or_restore(_with(args, file=str(path)), err))
-        print(f"backup: {took.name} in {rotation.folder}, the newest {args.keep} kept", file=err)
+        print(f"backup: {took.name} in {rotation.folder}, the newest {keep} kept", file=err)
 
     if interval is None:
         once()
@@ -192,15 +197,15 @@ def _backups(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _with(args: argparse.Namespace, **changes: Any) -> argparse.Namespace:
-    return argparse.Namespace(**{**vars(args), "dir": None, **changes})
+    """The arguments of one backup of a --dir schedule: to that file."""
+    plain = dict.fromkeys(("dir", *_WITH_DIR))
+    return argparse.Namespace(**{**vars(args), **plain, **changes})
 
 
-def _health(args: argparse.Namespace, err: TextIO) -> int:
-    from referee.reach import health
+def _health(args: argparse.Namespace) -> int:
+    from referee import reach
 
-    healthy, said = health(args.port, os.environ)
-    print(f"health: {said}", file=err)
-    return EXIT_OK if healthy else EXIT_UNHEALTHY  # as `python3 -m referee.reach` (HEALTHCHECK)
+    return reach.main(["--port", str(args.port)])  # the HEALTHCHECK's `python3 -m referee.reach`
 
 
 def _warm(args: argparse.Namespace, err: TextIO) -> int:

@@ -80,6 +80,8 @@ def test_backup_dir_keeps_the_newest_n_timestamped_files_and_touches_nothing_els
                         (["x.json"], "name a FILE or --dir DIR")):  # fmt: skip
         status, told = _cli("backup", "--data", str(data), "--dir", str(backups), *wrong)
         assert (status, said in told) == (2, True), told
+    status, told = _cli("backup", "--data", str(data), str(tmp_path / "x.json"), "--keep", "3")
+    assert status == 2 and "--keep, --every and --rclone go with --dir DIR" in told
 
 
 def test_a_backup_that_fails_halfway_leaves_no_half_file(
