@@ -18,16 +18,21 @@ def free_port() -> int:
 
 
 def wait_for(
-    port: int, process: subprocess.Popen[bytes], log: Path, *, seconds: float = 30
+    port: int,
+    process: subprocess.Popen[bytes],
+    log: Path,
+    *,
+    seconds: float = 30,
+    address: str = "127.0.0.1",
 ) -> None:
-    """Until `process` accepts connections on `port`; RuntimeError with the end of its `log`
-    when it exits first or does not answer within `seconds`."""
+    """Until `process` accepts connections on `address`:`port`; RuntimeError with the end of
+    its `log` when it exits first or does not answer within `seconds`."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"exited {process.returncode}:\n{log.read_text()[-3000:]}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with socket.create_connection((address, port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)

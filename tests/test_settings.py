@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.engine import make_url
 
+from referee import reach
 from referee.cli import main
 from referee.web import create_app, resources, settings
 from referee.web.database import database
@@ -201,3 +203,54 @@ def test_the_stream_limits_are_whole_numbers(environ: Any) -> None:
     for wrong in ("-1", "2.5", "many", "٣", "1" * 10):
         with pytest.raises(SettingError, match="LIVE_STREAMS_MAX must be a whole number"):
             settings.from_environment({"LIVE_STREAMS_MAX": wrong})
+
+
+def test_serve_lan_listens_on_the_lan_address_answers_to_it_and_shows_the_phones_the_way(
+    tmp_path: Path, environ: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`scripts/serve --lan` (README): the phones at the table open the address it prints, or
+    scan its QR code; HTTP is enough for all but offline use and installing."""
+    monkeypatch.setattr(reach, "lan_address", lambda: "192.168.1.20")
+    became, said = _serve(environ, "--data", str(tmp_path), "--lan", "--port", "5000")
+    assert became.environ["GUNICORN_BIND"] == "192.168.1.20:5000"
+    assert became.environ["TRUSTED_HOSTS"] == "localhost,127.0.0.1,192.168.1.20"
+    assert "phones on this network open http://192.168.1.20:5000/" in said
+    code = [line for line in said.splitlines() if line and set(line) <= set("█▀▄ ")]
+    assert len(code) > 10 and len({len(line) for line in code}) == 1  # a square of blocks
+    assert "offline" in said and "HTTPS" in said and "docs/DEPLOY.md" in said
+    with pytest.raises(SystemExit):  # one address: --lan or --host
+        main(["serve", "--lan", "--host", "0.0.0.0"], stderr=io.StringIO())
+
+
+def test_serve_lan_without_a_network_says_so(
+    tmp_path: Path, environ: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    for found in ("", "127.0.1.1"):  # no route out; only the loopback
+        monkeypatch.setattr(reach, "_outward_address", lambda found=found: found)
+        assert main(["serve", "--data", str(tmp_path), "--lan"]) == 2
+        assert "no address in a local network" in capsys.readouterr().err
+
+
+def test_the_database_password_is_kept_apart_from_the_url(tmp_path: Path) -> None:
+    """The official postgres image and the app read one secret file (compose.yaml): the
+    password goes into DATABASE_URL however it is spelt."""
+    secret = tmp_path / "postgres_password"
+    secret.write_text("s3cr:et/@pw%\n")
+    environ = {"DATABASE_URL": "postgresql://rummy@db:5432/rummy",
+               "DATABASE_PASSWORD_FILE": str(secret)}  # fmt: skip
+    url = make_url(settings.database_url(environ, str(tmp_path)))
+    assert (url.username, url.password, url.host, url.database) == (
+        "rummy", "s3cr:et/@pw%", "db", "rummy"
+    )  # fmt: skip
+    plain = {"DATABASE_URL": "postgres://rummy@db/rummy", "DATABASE_PASSWORD": "pw"}
+    assert make_url(settings.database_url(plain, str(tmp_path))).password == "pw"
+    refusals = [
+        ({"DATABASE_PASSWORD": "pw"}, "DATABASE_URL is not"),
+        ({"DATABASE_URL": "postgresql://rummy:old@db/rummy", "DATABASE_PASSWORD": "pw"},
+         "holds a password"),
+        ({"DATABASE_URL": "not a url", "DATABASE_PASSWORD": "pw"}, "not a database URL"),
+        ({**environ, "DATABASE_PASSWORD": "pw"}, "both set"),
+    ]  # fmt: skip
+    for given, said in refusals:
+        with pytest.raises(SettingError, match=said):
+            settings.database_url(given, str(tmp_path))

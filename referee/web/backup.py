@@ -11,6 +11,7 @@ links still edit. SQLite and PostgreSQL alike, in either direction.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -304,10 +305,26 @@ def backup_to(app: Flask, path: str) -> dict[str, int]:
         return dump(engine, sys.stdout)
     target = Path(path)
     draft = target.with_name(f".{target.name}.partial")
-    with draft.open("w", encoding="utf-8") as handle:
-        counts = dump(engine, handle)
-    draft.replace(target)
+    try:
+        with draft.open("w", encoding="utf-8") as handle:
+            counts = dump(engine, handle)
+            handle.flush()
+            os.fsync(handle.fileno())  # on the disk before it takes the backup's name
+        draft.replace(target)
+    except BaseException:  # a failed read, a full disk, a stop signal: no half backup left
+        draft.unlink(missing_ok=True)
+        raise
+    _sync_folder(target.parent)
     return counts
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on the disk: a power cut now leaves the whole backup, never none."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def restore_from(app: Flask, path: str) -> dict[str, int]:

@@ -7,6 +7,9 @@ the command line alike (README: Configuration).
   `~/.local/share/rummy-referee` on Linux) for an app installed from a wheel.
 - `DATABASE_URL` and `SECRET_KEY`, or `DATABASE_URL_FILE` and `SECRET_KEY_FILE` naming a file
   that holds the value (the container convention: a mounted secret); never both.
+  `DATABASE_PASSWORD` (or `DATABASE_PASSWORD_FILE`) is the database's password kept apart from
+  DATABASE_URL: the one secret file the official postgres image reads (POSTGRES_PASSWORD_FILE)
+  serves the app too.
 - hosting's: SERVER_NAME, PREFERRED_URL_SCHEME, TRUSTED_HOSTS, PROXY_FIX (`hosting.py`);
 - PDF_CACHE_MAX_MB: the most the PDF cache keeps on disk, in megabytes (`printing/cache.py`);
 - the live push's limits (`live/`): LIVE_STREAMS_PER_ADDRESS and LIVE_STREAMS_MAX, the open
@@ -30,13 +33,15 @@ from typing import Any, Final
 
 import platformdirs
 from limits import parse_many
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from . import hosting, resources
 
 APP_NAME: Final = "rummy-referee"
 INSTANCE_VARIABLE: Final = "RUMMY_INSTANCE_PATH"
 #: The settings that may come from a file named by `<NAME>_FILE`.
-FROM_FILES: Final = ("DATABASE_URL", "SECRET_KEY")
+FROM_FILES: Final = ("DATABASE_URL", "DATABASE_PASSWORD", "SECRET_KEY")
 SQLITE_FILE: Final = "rummy.sqlite3"
 
 
@@ -78,8 +83,25 @@ def secret(environ: Mapping[str, str], name: str) -> str | None:
 
 
 def database_url(environ: Mapping[str, str], instance: str) -> str:
-    """DATABASE_URL (or the file DATABASE_URL_FILE names), else SQLite in the data folder."""
-    return secret(environ, "DATABASE_URL") or f"sqlite:///{Path(instance) / SQLITE_FILE}"
+    """DATABASE_URL (or the file DATABASE_URL_FILE names) with DATABASE_PASSWORD (or its file)
+    put in, else SQLite in the data folder."""
+    url = secret(environ, "DATABASE_URL")
+    password = secret(environ, "DATABASE_PASSWORD")
+    if url is None:
+        if password is not None:
+            raise SettingError("DATABASE_PASSWORD is set, DATABASE_URL is not: name the database")
+        return f"sqlite:///{Path(instance) / SQLITE_FILE}"
+    if password is None:
+        return url
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingError("DATABASE_URL is not a database URL") from None
+    if parsed.password is not None:
+        raise SettingError(
+            "DATABASE_URL holds a password and DATABASE_PASSWORD is set too: keep one of them"
+        )
+    return parsed.set(password=password).render_as_string(hide_password=False)
 
 
 #: Rate-limit groups whose limit the environment may set (limits.GROUPS names their calls).
