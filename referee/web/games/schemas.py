@@ -16,12 +16,12 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import (
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
     MAX_SEATS,
     GameRefused,
     Reason,
     reason,
 )
+from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS
 from referee.web.api.bodies import TooLarge, json_body
 from referee.web.api.schemas import (
     Answer,

@@ -15,6 +15,7 @@ that goes on, after the stream's `retry`.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -22,7 +23,9 @@ from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
+import h11
 from gunicorn.arbiter import Arbiter
+from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
 
@@ -31,6 +34,37 @@ from .hub import drain
 
 #: The most a request's line and headers may take together before h11 refuses it (400).
 HEAD_BYTES = 64 * 1024
+
+
+#: What a request under /api/ that the server cannot read is answered (SPEC: every answer of the
+#: API is JSON, its errors too); no language is known yet, so the API's default, English.
+UNREADABLE = json.dumps(
+    {"error": {"code": "bad_request", "message": "The request could not be read."}}
+).encode()
+
+
+class ReadingProtocol(H11Protocol):
+    """h11's protocol, whose 400 for a request it cannot read (a malformed chunked body, a
+    broken head) is JSON under /api/, as every answer there is; plain text elsewhere."""
+
+    def send_400_response(self, msg: str) -> None:
+        scope = getattr(self, "scope", None)
+        path = scope.get("path", "") if scope else ""
+        if "/api/" not in path:
+            super().send_400_response(msg)
+            return
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(UNREADABLE)).encode()),
+            (b"connection", b"close"),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=UNREADABLE),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
 
 class DrainingServer(Server):
@@ -46,7 +80,7 @@ class LiveWorker(UvicornWorker):
 
     CONFIG_KWARGS: ClassVar[dict[str, Any]] = {
         "loop": "asyncio",
-        "http": "h11",
+        "http": ReadingProtocol,
         "proxy_headers": False,
         "access_log": False,
     }
