@@ -3,7 +3,7 @@
 templates/, static/, pdf/ and deploy/ stay at the top of the repository (STYLE.md), where a
 wheel cannot put them; `build_py` copies them into `referee/web/bundle/` of the build, and
 translations/ as compiled catalogs only (.po -> .mo, with Babel). The app finds its files
-there when installed (`referee.web.resources`). An editable install (`pip install -e .`)
+there when installed (`referee.web.plumbing.resources`). An editable install (`pip install -e .`)
 copies nothing: the app reads the checkout's folders, compiled by `scripts/i18n compile`.
 """
 

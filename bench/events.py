@@ -80,8 +80,8 @@ def web(wanted: str, counts: list[int], repeat: int) -> None:
     import statistics as stats
 
     from referee.web import create_app
-    from referee.web.database import database
     from referee.web.events import service
+    from referee.web.plumbing.database import database
 
     for label, url in databases(wanted, "bench-events-"):
         folder = Path(tempfile.mkdtemp(prefix="bench-events-app-"))

@@ -30,8 +30,8 @@ from hypothesis import strategies as st  # noqa: E402
 import referee.web.games.api  # noqa: E402,F401
 from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
-from referee.web.api.openapi import OPERATIONS  # noqa: E402
-from referee.web.database import database  # noqa: E402
+from referee.web.jsonapi.openapi import OPERATIONS  # noqa: E402
+from referee.web.plumbing.database import database  # noqa: E402
 from tests.test_api_contract import CHECKS  # noqa: E402  (the checks CI holds the API to)
 
 PLAYERS = ["Ann", "Bo", "Cy"]

@@ -31,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from referee.engine.game import Game, SeatResult
 from referee.engine.variants import VARIANTS
 from referee.web import create_app
-from referee.web.house_rules import table_rules
 from referee.web.printing import pdfs
 from referee.web.printing.cache import pdf_cache
 from referee.web.printing.pdfs import Built, render_rule_card
 from referee.web.printing.sheets import blank_sheet, game_sheet, render_sheet
+from referee.web.vocabulary.house_rules import table_rules
 
 LANGUAGES = ("en", "de", "nl", "pt", "fr", "es")
 

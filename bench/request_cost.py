@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import referee.web.events.api  # noqa: E402,F401  (the calls document themselves on import)
 from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
-from referee.web.database import database  # noqa: E402
+from referee.web.plumbing.database import database  # noqa: E402
 from tests.largest_bodies import Measured, sweep  # noqa: E402
 
 #: What one body may cost (SPEC "Limits"), in milliseconds of CPU.

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
-from referee.web.backup import dump  # noqa: E402
-from referee.web.database import database  # noqa: E402
+from referee.web.backup.archive import dump  # noqa: E402
+from referee.web.plumbing.database import database  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

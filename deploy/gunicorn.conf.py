@@ -16,7 +16,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from referee.web.hosting import redact
+from referee.web.plumbing.hosting import redact
 
 # This machine only: nginx in front is what the world talks to. It reads each request whole
 # (client_header_timeout, proxy_request_buffering) before gunicorn sees it, so a client that

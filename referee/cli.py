@@ -1,6 +1,6 @@
 """`python -m referee meld|contract|layoff|penalty|solve`: the API's calls on the command line.
 
-The same inputs as the JSON API, answered by the same code (`referee.web.api.service`):
+The same inputs as the JSON API, answered by the same code (`referee.web.refereeing.service`):
 `--json` prints exactly the API's answer. Exit status: 0 for a valid verdict (a penalty: 0
 unless a card cannot be in the shoe; a rummy hand solved: 0, it has no contract to meet), 1
 for an invalid one, 2 for input the referee cannot read (the reason on stderr). `--players`
@@ -188,7 +188,7 @@ def _app() -> Any:
     from flask_babel import Babel
 
     from referee.web.core.languages import DEFAULT_LANGUAGE
-    from referee.web.i18n import translation_directories
+    from referee.web.plumbing.i18n import translation_directories
 
     app = Flask("referee.cli")
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = translation_directories()
@@ -219,9 +219,9 @@ def main(
     from flask_babel import force_locale
 
     from referee.engine.errors import RefereeError
-    from referee.web.api import service
     from referee.web.core.languages import DEFAULT_LANGUAGE, supported
-    from referee.web.verdicts import error_answer
+    from referee.web.refereeing import service
+    from referee.web.refereeing.verdicts import error_answer
 
     with _app().app_context(), force_locale(supported(args.lang) or DEFAULT_LANGUAGE):
         try:
@@ -248,13 +248,13 @@ def _dumps(data: Any) -> str:
 
 
 def _cards_text(cards: Sequence[str]) -> str:
-    from referee.web.words import cards_label
+    from referee.web.vocabulary.words import cards_label
 
     return cards_label(cards) if cards else "-"
 
 
 def _meld_lines(meld: dict[str, Any], indent: str = "") -> list[str]:
-    from referee.web.words import card_label, meld_kind_label
+    from referee.web.vocabulary.words import card_label, meld_kind_label
 
     cards = _cards_text(meld["cards"])
     if meld["valid"]:
@@ -279,7 +279,7 @@ def _meld_lines(meld: dict[str, Any], indent: str = "") -> list[str]:
 
 def _contract_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     from referee.engine.variants import get_variant
-    from referee.web.words import contract_text
+    from referee.web.vocabulary.words import contract_text
 
     contract = get_variant(body["variant"], body.get("house_rules")).contract_for(body["round"])
     words = contract_text(contract)
@@ -311,7 +311,7 @@ def _layoff_lines(answer: dict[str, Any]) -> list[str]:
 
 
 def _penalty_lines(answer: dict[str, Any]) -> list[str]:
-    from referee.web.words import card_label
+    from referee.web.vocabulary.words import card_label
 
     total = answer["penalty"]
     lines = [ngettext("Penalty: %(num)d point", "Penalty: %(num)d points", total)]

@@ -2,8 +2,9 @@
 checkout or from an installed wheel alike.
 
 Every command works on one data folder (SQLite file, secret key, PDF cache): `--data DIR`,
-else the one `referee.web.settings` names (RUMMY_INSTANCE_PATH, a checkout's `instance/`, or
-the user's data folder). DATABASE_URL (or DATABASE_URL_FILE) points them at PostgreSQL instead.
+else the one `referee.web.plumbing.settings` names (RUMMY_INSTANCE_PATH, a checkout's
+`instance/`, or the user's data folder). DATABASE_URL (or DATABASE_URL_FILE) points them at
+PostgreSQL instead.
 
     rummy-referee serve                          # http://127.0.0.1:8000, gunicorn, SQLite
     rummy-referee serve --data ~/rummy --host 0.0.0.0 --port 8080 --workers 3
@@ -101,8 +102,8 @@ def add_commands(verbs: Any) -> None:
 
 def run(args: argparse.Namespace, err: TextIO) -> int:
     """Run one of NAMES; return the exit status."""
-    from referee.web.backup import BackupError
-    from referee.web.settings import SettingError
+    from referee.web.backup.archive import BackupError
+    from referee.web.plumbing.settings import SettingError
 
     try:
         if args.call == "serve":
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _instance(args: argparse.Namespace) -> str:
-    from referee.web.settings import instance_path
+    from referee.web.plumbing.settings import instance_path
 
     return instance_path(os.environ, args.data)
 
@@ -138,9 +139,9 @@ def _shown(url: str) -> str:
 
 
 def _backup_or_restore(args: argparse.Namespace, err: TextIO) -> int:
-    from referee.web.backup import backup_to, check_source, restore_from
-    from referee.web.database import database, normalize_url
-    from referee.web.settings import database_url
+    from referee.web.backup.archive import backup_to, check_source, restore_from
+    from referee.web.plumbing.database import database, normalize_url
+    from referee.web.plumbing.settings import database_url
 
     instance = _instance(args)
     file = _one_source(args)
@@ -163,7 +164,7 @@ def _backup_or_restore(args: argparse.Namespace, err: TextIO) -> int:
 
 def _one_source(args: argparse.Namespace) -> str:
     """FILE, or (restore --dir) the newest backup in the folder: one of them."""
-    from referee.web.backup_folder import newest
+    from referee.web.backup.folder import newest
 
     if (args.file is None) == (args.dir is None):
         raise ValueError("name a FILE or --dir DIR (one of them)")
@@ -174,7 +175,7 @@ def _one_source(args: argparse.Namespace) -> str:
 
 def _backups(args: argparse.Namespace, err: TextIO) -> int:
     """backup --dir: a timestamped backup there now, or (--every) whenever one is due."""
-    from referee.web.backup_folder import Rotation, duration, every
+    from referee.web.backup.folder import Rotation, duration, every
 
     if args.file is not None:
         raise ValueError("name a FILE or --dir DIR (one of them)")
@@ -255,9 +256,9 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
     """Bring the database up to date here, then become gunicorn with deploy/gunicorn.conf.py
     (the settings the deployment guide uses) serving `create_app()` on this data folder."""
     from referee.reach import invitation, lan_address
-    from referee.web import resources
-    from referee.web.database import database
-    from referee.web.hosting import LOCAL_HOSTS
+    from referee.web.plumbing import resources
+    from referee.web.plumbing.database import database
+    from referee.web.plumbing.hosting import LOCAL_HOSTS
 
     instance = _instance(args)
     environ = dict(os.environ)

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from referee.engine.game import Game, SeatResult
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 OUT = SeatResult(went_out=True)
 Rounds = list[tuple[int | None, dict[int, int]]]

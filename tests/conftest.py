@@ -36,7 +36,7 @@ from sqlalchemy.engine import make_url
 from werkzeug.serving import make_server
 
 from referee.web import create_app
-from referee.web.database import database, make_engine, normalize_url, upgrade
+from referee.web.plumbing.database import database, make_engine, normalize_url, upgrade
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -288,8 +288,8 @@ def http(web: Flask) -> FlaskClient:
 @pytest.fixture
 def book(web: Flask) -> Any:
     """`book(variant_id, lang="en", **house_rules)`: the variant's Rulebook, in `lang`."""
-    from referee.web.house_rules import table_rules
     from referee.web.printing.rulebook import build_rulebook
+    from referee.web.vocabulary.house_rules import table_rules
 
     def make(variant_id: str, lang: str = "en", **house: Any) -> Any:
         with web.test_request_context(f"/?lang={lang}"):

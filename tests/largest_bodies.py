@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
 
-from referee.web.api.bodies import MAX_BODY
+from referee.web.jsonapi.bodies import MAX_BODY
 
 JSON = dict[str, Any]
 Where = tuple[str | int, ...]

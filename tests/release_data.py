@@ -34,7 +34,7 @@ def head_revision() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from referee.web.database import MIGRATIONS
+    from referee.web.plumbing.database import MIGRATIONS
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -47,7 +47,7 @@ def revision_of(database: Path) -> str | None:
     """The schema revision of the SQLite file at `database`."""
     from sqlalchemy import create_engine
 
-    from referee.web.database import schema_revision
+    from referee.web.plumbing.database import schema_revision
 
     engine = create_engine(f"sqlite:///{database}")
     try:
@@ -102,7 +102,7 @@ def _make(folder: Path) -> dict[str, list[str]]:
     from club_fixture import FIXTURE, new_club, play_in_club, results_json
 
     from referee.web import create_app
-    from referee.web.database import database
+    from referee.web.plumbing.database import database
 
     app = create_app({"TESTING": True, "SECRET_KEY": "release data"}, instance_path=str(folder))
     client = app.test_client()
@@ -136,7 +136,7 @@ def _make(folder: Path) -> dict[str, list[str]]:
 def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from referee.web import create_app
-    from referee.web.database import database
+    from referee.web.plumbing.database import database
 
     with tempfile.TemporaryDirectory() as made:
         folder = Path(made)

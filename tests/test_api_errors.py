@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.web import create_app
-from referee.web.api.bodies import MAX_BODY
+from referee.web.jsonapi.bodies import MAX_BODY
 
 CALLS = ("meld", "contract", "layoff", "penalty", "solve")
 

@@ -19,8 +19,8 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired
 
 from referee.web import create_app
-from referee.web.database import normalize_url
-from referee.web.security import CONTENT_SECURITY_POLICY
+from referee.web.plumbing.database import normalize_url
+from referee.web.plumbing.security import CONTENT_SECURITY_POLICY
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -447,7 +447,7 @@ def test_db_upgrade_command_brings_the_schema_up_to_date(
 ) -> None:
     from sqlalchemy import inspect
 
-    from referee.web.database import database
+    from referee.web.plumbing.database import database
 
     result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output

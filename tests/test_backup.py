@@ -19,10 +19,10 @@ from sqlalchemy.engine import make_url
 
 from referee.cli import main
 from referee.web import create_app
-from referee.web.backup import BackupError, restore
-from referee.web.database import database
+from referee.web.backup.archive import BackupError, restore
 from referee.web.games import queries
 from referee.web.games.values import SeatResultJSON, data
+from referee.web.plumbing.database import database
 
 
 def _play(client: Any) -> list[dict[str, Any]]:

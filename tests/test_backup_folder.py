@@ -18,10 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cli import main
-from referee.web import backup, create_app
-from referee.web import backup_folder as folder
-from referee.web.backup_folder import Rotation, duration, every, name_for, taken_at
-from referee.web.database import database
+from referee.web import create_app
+from referee.web.backup import archive as backup
+from referee.web.backup import folder as folder
+from referee.web.backup.folder import Rotation, duration, every, name_for, taken_at
+from referee.web.plumbing.database import database
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

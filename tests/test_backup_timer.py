@@ -11,8 +11,9 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from referee.web import backup_folder, create_app
-from referee.web.database import database
+from referee.web import create_app
+from referee.web.backup import folder as backup_folder
+from referee.web.plumbing.database import database
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = ("rummy-referee-backup.service", "rummy-referee-backup.timer")

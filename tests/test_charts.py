@@ -13,7 +13,7 @@ from flask_babel import force_locale
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.web.charts import LineChart, Series, chart_svg, legend_key, nice_ticks
+from referee.web.plumbing.charts import LineChart, Series, chart_svg, legend_key, nice_ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -104,7 +104,7 @@ def test_the_club_page_and_a_game_chart_in_german(
         from sqlalchemy import update
 
         from referee.web.clubs.models import club_games
-        from referee.web.database import database
+        from referee.web.plumbing.database import database
 
         with database().writing() as conn:
             conn.execute(

@@ -180,7 +180,7 @@ def test_the_ratings_chart_table_holds_the_ratings(
         from sqlalchemy import update
 
         from referee.web.clubs.models import club_games
-        from referee.web.database import database
+        from referee.web.plumbing.database import database
 
         with database().writing() as conn:
             first = fixture_club["games"][0]["id"]

@@ -24,10 +24,10 @@ from referee.web.clubs import service, store
 from referee.web.clubs.board import FORMAT
 from referee.web.clubs.models import club_games, club_members, clubs
 from referee.web.clubs.schemas import MAX_IMPORTED_GAMES
-from referee.web.database import database
 from referee.web.games import queries as game_queries
 from referee.web.games import service as games_service
 from referee.web.games.models import games, rounds
+from referee.web.plumbing.database import database
 
 
 def _count(app: Flask, table: Any, **where: Any) -> int:

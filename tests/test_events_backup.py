@@ -15,8 +15,8 @@ from flask import Flask
 from sqlalchemy import inspect
 
 from referee.web import create_app
-from referee.web.backup import BackupError, dump, restore
-from referee.web.database import database, make_engine
+from referee.web.backup.archive import BackupError, dump, restore
+from referee.web.plumbing.database import database, make_engine
 
 
 def _evening(app: Flask) -> tuple[str, str, dict[str, object]]:

@@ -17,11 +17,11 @@ from referee.engine.game import SeatResult
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.models import club_games, club_members
 from referee.web.core import signals
-from referee.web.database import database
 from referee.web.events import service
 from referee.web.events.models import event_games
 from referee.web.games import service as games_service
 from referee.web.games.models import games
+from referee.web.plumbing.database import database
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu"]
 SETTINGS: dict[str, Any] = {

@@ -413,7 +413,7 @@ def test_nothing_is_written_while_a_game_is_read(client: FlaskClient) -> None:
     nothing derived is kept on the way, whatever the game's history."""
     from sqlalchemy import event
 
-    from referee.web.database import database
+    from referee.web.plumbing.database import database
 
     location = _start(client, ["Ann", "Bo", "Cy"])
     for number in (1, 2):

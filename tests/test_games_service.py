@@ -551,8 +551,8 @@ def test_the_history_links_migrate_from_the_undone_marks_and_back(
     from alembic.config import Config
     from sqlalchemy import select, text
 
-    from referee.web.database import MIGRATIONS, database
     from referee.web.games.models import changes
+    from referee.web.plumbing.database import MIGRATIONS, database
 
     def migrate(step: Any, revision: str) -> None:
         config = Config()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from referee.web.i18n import AREAS, TRANSLATIONS_ROOT
+from referee.web.plumbing.i18n import AREAS, TRANSLATIONS_ROOT
 
 GLOSSARY_ROOT = TRANSLATIONS_ROOT / "glossary"
 GLOSSARY_LANGUAGES = ("de", "nl", "pt", "fr", "es")

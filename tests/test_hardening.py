@@ -19,10 +19,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.engine.game import clean_name, name_key, read_names
-from referee.web import create_app, hosting
+from referee.web import create_app
 from referee.web.core.spreadsheets import csv_cell
-from referee.web.database import database
-from referee.web.hosting import RedactingFilter, redact
+from referee.web.plumbing import hosting
+from referee.web.plumbing.database import database
+from referee.web.plumbing.hosting import RedactingFilter, redact
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.engine.errors import RefereeError
-from referee.web.inputs import MAX_DIGITS, plain_count, whole_number
+from referee.web.plumbing.numbers import MAX_DIGITS, plain_count, whole_number
 
 
 @pytest.mark.parametrize("text", ["¹", "٣", "²3", "3²", "-1", "+1", " 1", "1 ", "", "1_000"])

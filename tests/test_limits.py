@@ -20,8 +20,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from processes import free_port, wait_for
 
-from referee.web import create_app, limits, settings
-from referee.web.database import database
+from referee.web import create_app
+from referee.web.plumbing import limits, settings
+from referee.web.plumbing.database import database
 
 SOLVE = {"variant": "contract", "round": 1, "hand": "7H 7S 7D KC KD KS 2C 9H"}
 GAME = {"variant": "contract", "players": ["Ann", "Bo", "Cy"]}

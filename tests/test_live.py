@@ -23,10 +23,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from referee.web import create_app
-from referee.web.database import after_commit, database
 from referee.web.live import live
 from referee.web.live.brokers import CHANNEL
 from referee.web.live.hub import RESYNC, Hub
+from referee.web.plumbing.database import after_commit, database
 
 FAST = {"LIVE_HEARTBEAT_SECONDS": 0.2, "LIVE_LIFETIME_SECONDS": 4.0, "LIVE_RETRY_MS": 500}
 

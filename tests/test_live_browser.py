@@ -17,9 +17,9 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from referee.web import create_app
-from referee.web.database import database
 from referee.web.live import live
 from referee.web.live.hub import Limits
+from referee.web.plumbing.database import database
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True}

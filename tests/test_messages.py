@@ -14,7 +14,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from referee.engine.errors import ALL_CODES
-from referee.web.messages import MESSAGE_CODES, WEB_CODES, describe
+from referee.web.vocabulary.messages import MESSAGE_CODES, WEB_CODES, describe
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = ("en", "de", "nl", "pt", "fr", "es")

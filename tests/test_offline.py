@@ -7,7 +7,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from referee.web.offline import SHELL
+from referee.web.plumbing.offline import SHELL
 
 
 def test_the_manifest_names_the_app_in_the_phones_language(client: FlaskClient) -> None:

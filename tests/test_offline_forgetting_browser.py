@@ -14,8 +14,8 @@ from flask import Flask
 from playwright.sync_api import Page
 from sqlalchemy import delete
 
-from referee.web.database import database
 from referee.web.games.models import games
+from referee.web.plumbing.database import database
 
 KEPT = """async () => {
     const cache = await caches.open("pages-v1");

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.web import create_app
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 
 def test_healthz_says_ok_with_the_version_and_no_cookie(client: FlaskClient) -> None:

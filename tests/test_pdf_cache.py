@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from referee.web import create_app
-from referee.web.database import database
+from referee.web.plumbing.database import database
 from referee.web.printing.cache import PdfCache, fingerprint, pdf_cache
 
 

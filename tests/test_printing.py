@@ -14,9 +14,9 @@ from pypdf import PdfReader
 
 from referee.engine.game import Game, SeatResult
 from referee.engine.variants import VARIANTS
-from referee.web.house_rules import overrides_from_query, table_rules
 from referee.web.printing.pdfs import render_rule_card
 from referee.web.printing.sheets import blank_sheet, game_sheet, page_size, render_sheet
+from referee.web.vocabulary.house_rules import overrides_from_query, table_rules
 
 
 def pdf_text(body: bytes) -> str:

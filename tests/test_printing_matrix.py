@@ -23,10 +23,11 @@ from pypdf import PdfReader
 from test_rules_fourth_reading import WRONG
 
 from referee.engine.variants import VARIANTS
-from referee.web import create_app, words
-from referee.web.house_rules import table_rules
+from referee.web import create_app
 from referee.web.printing.pdfs import render_rule_card
 from referee.web.printing.sheets import blank_sheet, render_sheet
+from referee.web.vocabulary import words
+from referee.web.vocabulary.house_rules import table_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOTS = ROOT / "test-artifacts" / "printing"

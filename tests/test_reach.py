@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 from referee import reach
 from referee.cli import main
 from referee.web import create_app
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Settings of this test run that must not reach the server a test starts.

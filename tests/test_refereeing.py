@@ -12,8 +12,8 @@ from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
 from referee.engine.cards import LANGUAGES, LOCAL_RANK_LETTERS
-from referee.web.picker import card_picker_setup
 from referee.web.refereeing.checks import split_melds
+from referee.web.vocabulary.picker import card_picker_setup
 
 HTMX = {"HX-Request": "true", "HX-Target": "verdict"}
 
@@ -473,7 +473,7 @@ def test_the_page_says_what_the_api_says(
     from referee.engine.layoffs import check_joker_swap, check_layoff
     from referee.engine.melds import check_meld
     from referee.engine.variants import get_variant
-    from referee.web import verdicts
+    from referee.web.refereeing import verdicts
 
     variant = get_variant(fields.get("variant", "contract"))
     with app.test_request_context(f"/?lang={lang}"):

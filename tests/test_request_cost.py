@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from largest_bodies import json_operations, sweep
 from pydantic import StrictInt
 
-from referee.web.api.schemas import MAX_PROBLEMS, Body, Unreadable, read
-from referee.web.hosting import MAX_FORM_BODY
+from referee.web.jsonapi.schemas import MAX_PROBLEMS, Body, Unreadable, read
+from referee.web.plumbing.hosting import MAX_FORM_BODY
 
 #: What one body may cost, in milliseconds of CPU. The bodies here cost under 10 ms on this
 #: project's machines; a body over it is sent twice more and its cheapest time kept, so a

@@ -21,9 +21,9 @@ from test_backup import _empty_database, _play, _state
 
 from referee.cli import main
 from referee.web import create_app
-from referee.web.backup import BackupError, restore
-from referee.web.backup_reader import MAX_DEPTH, BackupReader
-from referee.web.database import database, make_engine
+from referee.web.backup.archive import BackupError, restore
+from referee.web.backup.reader import MAX_DEPTH, BackupReader
+from referee.web.plumbing.database import database, make_engine
 
 
 @pytest.fixture

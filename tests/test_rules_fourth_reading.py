@@ -38,9 +38,9 @@ from referee.engine.melds import MeldKind
 from referee.engine.scoring import least_whole_hand, max_hand_size
 from referee.engine.solver import solve
 from referee.engine.variants import VARIANTS, Variant, get_variant
-from referee.web.house_rules import table_rules
 from referee.web.printing.rulebook import Rulebook
 from referee.web.printing.sheets import game_sheet
+from referee.web.vocabulary.house_rules import table_rules
 
 CONTRACT = get_variant("contract")
 ZIONCHECK = get_variant("zioncheck-nl")
@@ -757,8 +757,8 @@ def test_french_last_round_participle_agrees_with_suites(book: Any) -> None:
 def test_house_rules_of_the_fourth_reading_survive_a_backup_and_restore(
     app: Flask, tmp_path: Path
 ) -> None:
-    from referee.web.backup import dump, restore
-    from referee.web.database import database
+    from referee.web.backup.archive import dump, restore
+    from referee.web.plumbing.database import database
 
     client = app.test_client()
     games = [

@@ -1,5 +1,5 @@
-"""Settings from the environment (`referee.web.settings`): the data folder, and SECRET_KEY and
-DATABASE_URL from files (`*_FILE`, the container convention) beside the plain variables; and
+"""Settings from the environment (`referee.web.plumbing.settings`): the data folder, and SECRET_KEY
+and DATABASE_URL from files (`*_FILE`, the container convention) beside the plain variables; and
 `rummy-referee serve`, which hands them to gunicorn."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from sqlalchemy.engine import make_url
 
 from referee import reach
 from referee.cli import main
-from referee.web import create_app, resources, settings
-from referee.web.database import database
-from referee.web.settings import SettingError
+from referee.web import create_app
+from referee.web.plumbing import resources, settings
+from referee.web.plumbing.database import database
+from referee.web.plumbing.settings import SettingError
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIABLES = (

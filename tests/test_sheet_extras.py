@@ -15,8 +15,8 @@ from pypdf import PdfReader
 
 from referee.engine.game import Game, SeatResult
 from referee.engine.variants import VARIANTS
-from referee.web.house_rules import table_rules
 from referee.web.printing.sheets import BAND, MARGIN, blank_sheet, game_sheet, render_sheet
+from referee.web.vocabulary.house_rules import table_rules
 
 OUT = SeatResult(went_out=True)
 LINK = "http://localhost/games/abcdefghijklmnopqrstuv"

@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.web import create_app
-from referee.web.database import database
-from referee.web.qr import qr_response
+from referee.web.plumbing.database import database
+from referee.web.plumbing.qr import qr_response
 
 PREFIX = "/rummy"
 #: Attributes whose value may be an address in the app.

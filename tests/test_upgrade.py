@@ -12,7 +12,7 @@ from release_data import FACTS, REVISION, facts, head_revision, load_into, revis
 
 from referee.cli import main
 from referee.web import create_app
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 
 def test_the_previous_releases_data_folder_is_upgraded_and_keeps_every_game_club_and_evening(

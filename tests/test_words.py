@@ -1,5 +1,5 @@
-"""The vocabulary (`referee.web.words`): cards, contracts, variants and house rules in words,
-the same in every place that shows them, in all six languages."""
+"""The vocabulary (`referee.web.vocabulary.words`): cards, contracts, variants and house rules in
+words, the same in every place that shows them, in all six languages."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from flask_babel import force_locale
 
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, get_variant
-from referee.web.words import (
+from referee.web.vocabulary.words import (
     card_label,
     cards_notation,
     choice_label,

@@ -11,9 +11,9 @@ from typing import Any
 from flask import Flask, Response, request
 
 from referee.engine.game import Game
-
-from . import (
-    backup,
+from referee.web import live
+from referee.web.backup import archive as backup
+from referee.web.plumbing import (
     charts,
     database,
     errors,
@@ -23,17 +23,17 @@ from . import (
     i18n,
     idempotency,
     limits,
-    live,
     metrics,
     offline,
-    picker,
     resources,
     security,
     settings,
     theme,
 )
+from referee.web.plumbing.extensions import babel, compress, csrf
+from referee.web.vocabulary import picker
+
 from .core.languages import DEFAULT_LANGUAGE
-from .extensions import babel, compress, csrf
 
 
 def create_app(
@@ -77,7 +77,9 @@ def create_app(
         found = settings.secret(os.environ, "SECRET_KEY")
         app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
-    from . import api, clubs, events, games, printing, refereeing
+    from referee.web import clubs, events, games, printing, refereeing
+    from referee.web import jsonapi as api
+
     from .clubs import service as clubs_service
     from .clubs.api import api_bp as clubs_api_bp
     from .events import store as event_store

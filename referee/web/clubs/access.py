@@ -9,8 +9,8 @@ from typing import Any
 from flask import abort, session
 
 from referee.web.games.access import seal, unseal
-from referee.web.hosting import keep_private
-from referee.web.messages import describe
+from referee.web.plumbing.hosting import keep_private
+from referee.web.vocabulary.messages import describe
 
 from . import service
 from .store import StoredClub

@@ -20,9 +20,6 @@ from flask.typing import ResponseReturnValue
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, Reason, reason
 from referee.engine.variants import get_variant
-from referee.web.api.bodies import guard, unauthorised
-from referee.web.api.openapi import Parameter, documented
-from referee.web.api.schemas import ErrorAnswer
 from referee.web.games import links as game_links
 from referee.web.games.api import file_games_with
 from referee.web.games.exports import game_json
@@ -33,9 +30,12 @@ from referee.web.games.schemas import (
     read_body,
     request_json,
 )
-from referee.web.hosting import keep_private
-from referee.web.i18n import current_language
-from referee.web.messages import describe, describe_reason
+from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.openapi import Parameter, documented
+from referee.web.jsonapi.schemas import ErrorAnswer
+from referee.web.plumbing.hosting import keep_private
+from referee.web.plumbing.i18n import current_language
+from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import schemas, service
 from .exports import club_answer, club_json, stats_answer

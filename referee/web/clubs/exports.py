@@ -13,12 +13,12 @@ from typing import Any, Final
 from referee.engine.club import Club, Ledger
 from referee.engine.game import Game, GameRefused, Reason, Step, reason
 from referee.engine.ratings import DEFAULT
-from referee.web.api.schemas import Problem, Unreadable, read
 from referee.web.core.languages import supported
 from referee.web.core.spreadsheets import csv_text
 from referee.web.games import queries as game_queries
 from referee.web.games.exports import read_export, results_json
-from referee.web.messages import describe_reason
+from referee.web.jsonapi.schemas import Problem, Unreadable, read
+from referee.web.vocabulary.messages import describe_reason
 
 from . import schemas
 from .links import view_url

@@ -28,7 +28,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from referee.engine.club import MAX_CLUB_NAME
 from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
-from referee.web.words import variant_name
+from referee.web.vocabulary.words import variant_name
 
 #: Name fields for people who are not members yet, on the new-game form.
 NEW_NAME_FIELDS = 4

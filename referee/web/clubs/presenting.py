@@ -16,8 +16,8 @@ from referee.engine.game import name_key
 from referee.engine.ratings import DEFAULT, Rating
 from referee.engine.records import Meetings, PlayerStats, never_ahead
 from referee.engine.variants import VARIANTS, Scoring
-from referee.web.charts import LineChart, Series
-from referee.web.formats import day
+from referee.web.plumbing.charts import LineChart, Series
+from referee.web.plumbing.formats import day
 
 from .board import Board, GameLine, ViewData
 from .store import StoredClub

@@ -15,14 +15,14 @@ from flask_babel import format_percent, gettext
 from referee.engine.errors import RefereeError
 from referee.engine.game import Reason, name_key
 from referee.engine.variants import VARIANTS, get_variant
-from referee.web import formats
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
-from referee.web.i18n import current_language, remember_language
-from referee.web.messages import describe_reason
-from referee.web.qr import qr_response
-from referee.web.words import variant_name
+from referee.web.plumbing import formats
+from referee.web.plumbing.i18n import current_language, remember_language
+from referee.web.plumbing.qr import qr_response
+from referee.web.vocabulary.messages import describe_reason
+from referee.web.vocabulary.words import variant_name
 
 from . import bp, service
 from .access import club_or_404, editable_club, recent, remember

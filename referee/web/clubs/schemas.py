@@ -18,7 +18,7 @@ from pydantic import ConfigDict, Field, StrictStr
 from referee.engine import ratings as engine_ratings
 from referee.engine import records
 from referee.engine.club import MAX_MEMBERS
-from referee.web.api.schemas import Answer, Body, Language, Name
+from referee.web.jsonapi.schemas import Answer, Body, Language, Name
 
 from .board import GameLine
 

@@ -30,10 +30,10 @@ from referee.engine.club import CHAINS, Club, Ledger
 from referee.engine.game import Change, Game, GameRefused, Reason, reason
 from referee.engine.records import GameRecord, record_of
 from referee.web.core import ids, signals
-from referee.web.database import database
 from referee.web.games import queries as game_queries
 from referee.web.games import service as games_service
 from referee.web.games.queries import StoredGame
+from referee.web.plumbing.database import database
 
 from . import exports, schemas, store
 from .board import FORMAT as BOARD_FORMAT

@@ -21,8 +21,8 @@ from referee.engine.ratings import Rating
 from referee.engine.records import GameRecord
 from referee.web.core import clock, ids
 from referee.web.core.errors import NotFound
-from referee.web.database import database
 from referee.web.games.models import games
+from referee.web.plumbing.database import database
 
 from .models import club_games, club_members, clubs
 

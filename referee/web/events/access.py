@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask import abort
 
-from referee.web.i18n import known_language
-from referee.web.messages import describe
+from referee.web.plumbing.i18n import known_language
+from referee.web.vocabulary.messages import describe
 
 from . import service
 from .store import StoredEvent

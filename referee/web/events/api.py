@@ -15,14 +15,14 @@ from flask.typing import ResponseReturnValue
 
 from referee.engine.game import GameRefused, reason
 from referee.engine.tournament import RankBy
-from referee.web.api.bodies import guard, unauthorised
-from referee.web.api.openapi import Parameter, documented
-from referee.web.api.schemas import ErrorAnswer
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json
-from referee.web.hosting import keep_private
-from referee.web.inputs import plain_count
-from referee.web.messages import describe, describe_reason
+from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.openapi import Parameter, documented
+from referee.web.jsonapi.schemas import ErrorAnswer
+from referee.web.plumbing.hosting import keep_private
+from referee.web.plumbing.numbers import plain_count
+from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import schemas, service
 from .presenting import ranking_sentence, table_links

@@ -14,8 +14,8 @@ from referee.engine.events import Event
 from referee.engine.game import EventRefused, reason
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
-from referee.web.formats import decimal_sign
-from referee.web.i18n import in_language
+from referee.web.plumbing.formats import decimal_sign
+from referee.web.plumbing.i18n import in_language
 
 from .presenting import points_text
 from .store import StoredEvent

@@ -29,8 +29,8 @@ from referee.engine.tournament import SCHEMES
 from referee.engine.variants import VARIANTS
 from referee.web.clubs.forms import MemberChecks, label_new_names, new_names_field, typed_names
 from referee.web.core.languages import LANGUAGES
-from referee.web.inputs import WholeNumberField
-from referee.web.words import variant_name
+from referee.web.plumbing.numbers import WholeNumberField
+from referee.web.vocabulary.words import variant_name
 
 
 def scheme_label(scheme_id: str) -> Any:

@@ -16,14 +16,14 @@ from referee.engine.events import Event
 from referee.engine.game import EventRefused
 from referee.engine.seating import DrawMethod, SplitRule
 from referee.engine.tournament import Criterion, Standings, StandingsRow
-from referee.web import formats
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games import links as game_links
-from referee.web.i18n import current_language
-from referee.web.inputs import plain_count
-from referee.web.messages import describe_reason
+from referee.web.plumbing import formats
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.numbers import plain_count
+from referee.web.vocabulary.messages import describe_reason
 
 from .forms import scheme_label
 from .links import board_url, edit_url, view_url

@@ -18,9 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from referee.engine.events import Event, Series
 from referee.engine.tournament import Standings, StandingsRow
-from referee.web import words
-from referee.web.house_rules import table_rules
-from referee.web.i18n import in_language
+from referee.web.plumbing.i18n import in_language
 from referee.web.printing.cache import Cached, pdf_cache
 from referee.web.printing.pdfs import Built, etag_of
 from referee.web.printing.sheet_extras import draw_qr
@@ -33,6 +31,8 @@ from referee.web.printing.sheets import (
     draw_sheet,
     register_fonts,
 )
+from referee.web.vocabulary import words
+from referee.web.vocabulary.house_rules import table_rules
 
 from .presenting import points_text, ranking_sentence
 

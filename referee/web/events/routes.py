@@ -17,17 +17,17 @@ from flask_babel import gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import Reason, reason
-from referee.web import formats
 from referee.web.clubs.access import editable_club, remember
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.store import StoredClub
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import links as game_links
-from referee.web.house_rules import overrides_from_query
-from referee.web.inputs import plain_count
-from referee.web.messages import describe_reason
-from referee.web.qr import qr_response
-from referee.web.words import variant_name
+from referee.web.plumbing import formats
+from referee.web.plumbing.numbers import plain_count
+from referee.web.plumbing.qr import qr_response
+from referee.web.vocabulary.house_rules import overrides_from_query
+from referee.web.vocabulary.messages import describe_reason
+from referee.web.vocabulary.words import variant_name
 
 from . import bp, exports, printing, service
 from .access import editable_event, event_or_404

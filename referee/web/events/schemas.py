@@ -15,7 +15,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 from referee.engine.club import MAX_MEMBERS
 from referee.engine.events import Event, Series, Table
 from referee.engine.tournament import Standings, StandingsRow
-from referee.web.api.schemas import Answer, Body, HouseRules, Language
+from referee.web.jsonapi.schemas import Answer, Body, HouseRules, Language
 
 # -- bodies -----------------------------------------------------------------------------------
 

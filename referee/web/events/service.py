@@ -35,11 +35,11 @@ from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
 from referee.web.core import signals
-from referee.web.database import database
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
 from referee.web.games import queries as game_queries
 from referee.web.games.queries import StoredGame
+from referee.web.plumbing.database import database
 
 from . import store
 from .store import StoredEvent

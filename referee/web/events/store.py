@@ -19,7 +19,7 @@ from sqlalchemy import Connection, insert, select, update
 from referee.engine.events import Event
 from referee.web.core import clock, ids
 from referee.web.core.errors import NotFound
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 from .models import event_games, events
 

@@ -16,9 +16,9 @@ import hmac
 
 from flask import abort, current_app, session
 
-from referee.web.hosting import keep_private
-from referee.web.i18n import known_language
-from referee.web.messages import describe
+from referee.web.plumbing.hosting import keep_private
+from referee.web.plumbing.i18n import known_language
+from referee.web.vocabulary.messages import describe
 
 from . import queries
 

@@ -13,13 +13,13 @@ from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
 from referee.engine.game import GameRefused, reason
-from referee.web.api.bodies import guard, unauthorised
-from referee.web.api.openapi import Parameter, documented
-from referee.web.api.schemas import ErrorAnswer, ErrorDetail
-from referee.web.hosting import keep_private
-from referee.web.i18n import current_language
-from referee.web.idempotency import HEADER, json_fingerprint, key_of_request, replayed
-from referee.web.messages import describe
+from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.openapi import Parameter, documented
+from referee.web.jsonapi.schemas import ErrorAnswer, ErrorDetail
+from referee.web.plumbing.hosting import keep_private
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.idempotency import HEADER, json_fingerprint, key_of_request, replayed
+from referee.web.vocabulary.messages import describe
 
 from . import queries, service
 from .exports import game_json

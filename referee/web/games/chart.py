@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask_babel import gettext
 
 from referee.engine.game import Game
-from referee.web.charts import LineChart, Series
+from referee.web.plumbing.charts import LineChart, Series
 
 from . import bp
 

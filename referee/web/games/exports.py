@@ -11,7 +11,7 @@ from typing import Any
 from referee.engine.game import Game, GameRefused, Round, Step, reason, table_house_rules
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
-from referee.web.i18n import in_language
+from referee.web.plumbing.i18n import in_language
 
 from .links import view_url
 from .queries import StoredGame

@@ -1,12 +1,12 @@
 """A game's two links: the view link anyone may have, and the edit link that lets its holder
 enter and correct rounds. Links for outside the page (`external`) take the configured host
-(`referee.web.hosting`), never one a request made up."""
+(`referee.web.plumbing.hosting`), never one a request made up."""
 
 from __future__ import annotations
 
 from flask import url_for
 
-from referee.web.hosting import external_values
+from referee.web.plumbing.hosting import external_values
 
 
 def view_url(game_id: str, *, external: bool = False) -> str:

@@ -22,11 +22,11 @@ from referee.engine.game import (
 )
 from referee.engine.scoring import value_classes
 from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS, Scoring, Variant
-from referee.web.house_rules import table_rules
-from referee.web.i18n import current_language
-from referee.web.security import bdi
-from referee.web.theme import chosen_text_size
-from referee.web.words import (
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.security import bdi
+from referee.web.plumbing.theme import chosen_text_size
+from referee.web.vocabulary.house_rules import table_rules
+from referee.web.vocabulary.words import (
     contract_text,
     house_rules_in_words,
     rank_label,

@@ -13,8 +13,8 @@ from typing import Any
 from flask_babel import gettext
 
 from referee.engine.game import Reason
-from referee.web.messages import describe_reason
-from referee.web.words import player_label
+from referee.web.vocabulary.messages import describe_reason
+from referee.web.vocabulary.words import player_label
 
 #: The order of a player's fields on the round screen: problems are listed in it.
 FIELD_ORDER = ("went_out", "penalty", "classes", "cards", "buys", "rummy")

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Row, bindparam, select
 from referee.engine.game import Action, Change, Game, History, Logged
 from referee.engine.variants import get_variant
 from referee.web.core import clock, ids
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 # What a printed sheet of a game shows beside its scores, read here like the rest of a game.
 from .chart import totals_chart as totals_chart

@@ -14,7 +14,7 @@ from typing import Final
 from referee.engine.cards import parse_cards
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
-from referee.web.inputs import whole_number
+from referee.web.plumbing.numbers import whole_number
 
 from .schemas import SeatResultBody
 

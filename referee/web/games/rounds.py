@@ -21,11 +21,11 @@ from flask_babel import gettext
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import GameRefused, SeatResult
-from referee.web.errors import wants_json
-from referee.web.i18n import current_language
-from referee.web.idempotency import form_fingerprint, key_of_request
-from referee.web.inputs import whole_number
-from referee.web.messages import describe, describe_reason
+from referee.web.plumbing.errors import wants_json
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.idempotency import form_fingerprint, key_of_request
+from referee.web.plumbing.numbers import whole_number
+from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import bp, service
 from .access import editable_game, game_or_404, remember

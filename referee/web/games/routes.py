@@ -16,10 +16,16 @@ from flask_babel import format_time, gettext
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, GameRefused
 from referee.engine.variants import Variant, get_variant
-from referee.web.i18n import current_language
-from referee.web.messages import describe, describe_reason
-from referee.web.qr import qr_response
-from referee.web.words import contract_text, rank_label, shoe_text, variant_name, variant_summary
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.qr import qr_response
+from referee.web.vocabulary.messages import describe, describe_reason
+from referee.web.vocabulary.words import (
+    contract_text,
+    rank_label,
+    shoe_text,
+    variant_name,
+    variant_summary,
+)
 
 from . import bp, queries, service
 from .access import editable_game, editable_or_403, game_or_404, recent, remember

@@ -22,8 +22,9 @@ from referee.engine.game import (
     reason,
 )
 from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS
-from referee.web.api.bodies import TooLarge, json_body
-from referee.web.api.schemas import (
+from referee.web.core.languages import LANGUAGES
+from referee.web.jsonapi.bodies import TooLarge, json_body
+from referee.web.jsonapi.schemas import (
     Answer,
     Body,
     Cards,
@@ -34,9 +35,8 @@ from referee.web.api.schemas import (
     Unreadable,
     read,
 )
-from referee.web.core.languages import LANGUAGES
-from referee.web.i18n import current_language
-from referee.web.messages import describe, describe_reason
+from referee.web.plumbing.i18n import current_language
+from referee.web.vocabulary.messages import describe, describe_reason
 
 from .queries import Entry
 

@@ -29,7 +29,7 @@ from sqlalchemy import Connection
 from referee.engine.game import Game, GameRefused, Reason, SeatResult, Step
 from referee.web.core import ids
 from referee.web.core.signals import game_writing, game_written
-from referee.web.database import database
+from referee.web.plumbing.database import database
 
 from . import queries, store
 from .exports import read_export

@@ -18,8 +18,8 @@ from pydantic import Field
 from referee.engine.cards import parse_cards
 from referee.engine.game import Deal as TableDeal
 from referee.engine.game import Game, Round, SeatResult
-from referee.web.api.schemas import Answer
-from referee.web.words import contract_text
+from referee.web.jsonapi.schemas import Answer
+from referee.web.vocabulary.words import contract_text
 
 
 def results_data(results: Sequence[SeatResult] | None) -> list[dict[str, Any]] | None:

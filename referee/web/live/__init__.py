@@ -38,9 +38,10 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException, ServiceUnavailable, TooManyRequests
 
+from referee.web.plumbing.numbers import plain_count
+
 from ..core import ids
 from ..core.signals import changed, game_written, topic
-from ..inputs import plain_count
 from . import handoff
 from .brokers import VERSION_DIGITS, Broker, LocalBroker, PostgresBroker
 from .hub import Limits, Refused, Subscription

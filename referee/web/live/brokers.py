@@ -22,8 +22,9 @@ import psycopg
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
 
-from ..database import after_commit
-from ..inputs import plain_count
+from referee.web.plumbing.database import after_commit
+from referee.web.plumbing.numbers import plain_count
+
 from .hub import Hub, Limits, Refused, Subscription
 
 log = logging.getLogger(__name__)

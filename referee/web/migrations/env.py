@@ -9,8 +9,8 @@ from sqlalchemy import create_engine
 
 import referee.web.clubs.models  # (its tables join the same metadata)
 import referee.web.events.models  # noqa: F401  (as do the club nights')
-from referee.web.database import VERSION_TABLE, normalize_url
 from referee.web.games.models import metadata
+from referee.web.plumbing.database import VERSION_TABLE, normalize_url
 
 
 def run_migrations() -> None:

@@ -8,7 +8,7 @@ never serves an old card: its entries just stop being asked for and age out.
 
 diskcache keeps the index in SQLite (WAL, safe for several processes and threads) and each
 PDF as a file of its own, and holds the whole under `PDF_CACHE_MAX_MB` (default 200, read from
-the environment by `referee.web.settings`): past it, the entries used longest ago go first.
+the environment by `referee.web.plumbing.settings`): past it, the entries used longest ago go first.
 Builders of one key in several processes wait on a kernel lock (`fcntl.flock`, released even
 when a worker is killed mid-build), so a card is built once; diskcache's own spinning `Lock`
 would hold the others for its whole timeout after such a kill.
@@ -30,9 +30,9 @@ from typing import Any, Final
 import diskcache
 from flask import Flask, current_app
 
-from referee.web import resources
-from referee.web.health import app_version
-from referee.web.limits import count_pdf_build
+from referee.web.plumbing import resources
+from referee.web.plumbing.health import app_version
+from referee.web.plumbing.limits import count_pdf_build
 
 EXTENSION: Final = "pdf_cache"
 DEFAULT_MAX_MB: Final = 200

@@ -15,10 +15,10 @@ from flask import Flask
 from flask_babel import format_date
 
 from referee.engine.variants import Variant
-from referee.web import metrics
 from referee.web.games.queries import StoredGame
-from referee.web.house_rules import TableRules, table_rules
-from referee.web.i18n import in_language
+from referee.web.plumbing import metrics
+from referee.web.plumbing.i18n import in_language
+from referee.web.vocabulary.house_rules import TableRules, table_rules
 
 from .cache import Cached, pdf_cache
 from .pdfs import Built, render_rule_card

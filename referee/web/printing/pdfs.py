@@ -27,9 +27,9 @@ from typing import Any
 
 from flask import render_template
 
-from referee.web import resources
-from referee.web.house_rules import TableRules
-from referee.web.i18n import in_language
+from referee.web.plumbing import resources
+from referee.web.plumbing.i18n import in_language
+from referee.web.vocabulary.house_rules import TableRules
 
 from .rulebook import build_rulebook
 

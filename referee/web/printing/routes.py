@@ -22,11 +22,11 @@ from referee.engine.errors import PlayersError, RefereeError
 from referee.engine.game import MAX_SEATS, GameRefused, read_names
 from referee.engine.variants import VARIANTS
 from referee.web.games import queries
-from referee.web.house_rules import TableRules, overrides_from_query, table_rules
-from referee.web.i18n import current_language
-from referee.web.inputs import whole_number
-from referee.web.messages import describe, describe_error, describe_reason
-from referee.web.words import variant_name
+from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.numbers import whole_number
+from referee.web.vocabulary.house_rules import TableRules, overrides_from_query, table_rules
+from referee.web.vocabulary.messages import describe, describe_error, describe_reason
+from referee.web.vocabulary.words import variant_name
 
 from . import bp, documents
 from .documents import Pdf

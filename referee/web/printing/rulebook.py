@@ -25,9 +25,9 @@ from referee.engine.variants import (
     ShoeRule,
     Variant,
 )
-from referee.web import words
-from referee.web.house_rules import TableRules
-from referee.web.i18n import in_language
+from referee.web.plumbing.i18n import in_language
+from referee.web.vocabulary import words
+from referee.web.vocabulary.house_rules import TableRules
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-from referee.web.charts import COLOURS, LineChart, nice_ticks
+from referee.web.plumbing.charts import COLOURS, LineChart, nice_ticks
 
 #: ReportLab's names for the page chart's markers.
 _MARKERS = {

@@ -23,11 +23,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from referee.engine.game import Game
 from referee.engine.variants import Variant
-from referee.web import words
-from referee.web.charts import LineChart
 from referee.web.games.queries import totals_chart
-from referee.web.house_rules import TableRules
-from referee.web.i18n import in_language
+from referee.web.plumbing.charts import LineChart
+from referee.web.plumbing.i18n import in_language
+from referee.web.vocabulary import words
+from referee.web.vocabulary.house_rules import TableRules
 
 from .pdfs import Built, etag_of, font_file
 from .rulebook import card_values

@@ -1,8 +1,9 @@
 """The referee's checks as the page shows them: read the query, ask the engine, shape the verdict.
 
 Everything here works on plain values (a mapping of the query's fields), so the page, its htmx
-partial and the tests share one path. Reasons are said by `referee.web.messages`, cards and
-contracts by `referee.web.words`; the headlines of a verdict are this page's own.
+partial and the tests share one path. Reasons are said by `referee.web.vocabulary.messages`,
+cards and contracts by `referee.web.vocabulary.words`; the headlines of a verdict are this
+page's own.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld, sho
 from referee.engine.scoring import verify_hand_size
 from referee.engine.variants import ContractDown, GoingOutDiscard, ShoeRule, Variant
 from referee.web.games import queries
-from referee.web.house_rules import TableRules, overrides_from_query, table_rules
-from referee.web.inputs import whole_number
-from referee.web.messages import describe
-from referee.web.words import (
+from referee.web.plumbing.numbers import whole_number
+from referee.web.vocabulary.house_rules import TableRules, overrides_from_query, table_rules
+from referee.web.vocabulary.messages import describe
+from referee.web.vocabulary.words import (
     card_label,
     cards_notation,
     contract_text,

@@ -14,9 +14,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.engine.variants import VARIANTS
-from referee.web.hosting import external_values
-from referee.web.i18n import current_language
-from referee.web.words import (
+from referee.web.plumbing.hosting import external_values
+from referee.web.plumbing.i18n import current_language
+from referee.web.vocabulary.words import (
     contract_text,
     house_rule_label,
     house_rule_value,

@@ -2,7 +2,7 @@
 
 `describe(code, params)` turns a `RefereeError`, a `Violation` or a game's `Reason` into a
 sentence in the current locale; the words inside it (cards, contracts, players) come from
-`referee.web.words`.
+`referee.web.vocabulary.words`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from flask_babel import lazy_gettext as _l
 
 from referee.engine.errors import ALL_CODES, RefereeError, Violation
 from referee.engine.game import Reason
-
-from .words import (
+from referee.web.vocabulary.words import (
     card_label,
     cards_or,
     house_rule_label,

@@ -36,9 +36,10 @@ from referee.engine.variants import (
     get_variant,
 )
 from referee.web.core.languages import LANGUAGES
-
-from .. import metrics, verdicts
-from ..words import (
+from referee.web.jsonapi import schemas
+from referee.web.plumbing import metrics
+from referee.web.refereeing import verdicts
+from referee.web.vocabulary.words import (
     choice_label,
     contract_text,
     house_rule_help,
@@ -46,7 +47,6 @@ from ..words import (
     variant_name,
     variant_summary,
 )
-from . import schemas
 
 JSON = dict[str, Any]
 #: app.extensions key of the reader of a game by id (None when there is no such game).

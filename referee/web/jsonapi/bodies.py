@@ -15,10 +15,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.engine.errors import RefereeError
 from referee.web.core.languages import LANGUAGES
-from referee.web.messages import describe
-from referee.web.verdicts import error_answer
-
-from .service import decode
+from referee.web.refereeing.service import decode
+from referee.web.refereeing.verdicts import error_answer
+from referee.web.vocabulary.messages import describe
 
 #: The largest request body the API reads (bytes): ample for any hand, small for a phone server.
 MAX_BODY: Final = 64 * 1024

@@ -1,7 +1,7 @@
 """The words pages, rule cards, sheets and the API share, in the current locale: cards, melds,
 contracts, variants, house rules and their values, the shoe, players.
 
-`referee.web.messages` turns codes into sentences with these words; everything else that
+`referee.web.vocabulary.messages` turns codes into sentences with these words; everything else that
 shows a rule in words (the rule page and card, the score sheet, the game pages, the
 referee) takes them from here, so one term is used for one thing everywhere.
 """

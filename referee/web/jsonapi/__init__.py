@@ -5,8 +5,9 @@ from flask import Blueprint, Flask
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from . import docs, routes  # noqa: E402,F401
-from .service import FIND_GAME, FindGame  # noqa: E402
+from referee.web.jsonapi import docs  # noqa: E402,F401
+from referee.web.refereeing import api as routes  # noqa: E402,F401
+from referee.web.refereeing.service import FIND_GAME, FindGame  # noqa: E402
 
 
 def init_app(app: Flask, *, find_game: FindGame) -> None:

@@ -15,8 +15,8 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from ..core.languages import LANGUAGES
-from .schemas import ErrorAnswer
+from referee.web.core.languages import LANGUAGES
+from referee.web.jsonapi.schemas import ErrorAnswer
 
 JSON = dict[str, Any]
 View = TypeVar("View", bound=Callable[..., Any])

@@ -15,13 +15,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 
 from referee.engine.errors import RefereeError
-
-from .. import verdicts
-from ..health import app_version
-from ..limits import limited_operations
-from . import bp, schemas, service
-from .bodies import TooLarge, guard, json_body
-from .openapi import OPERATIONS, document, documented
+from referee.web.jsonapi import bp, schemas
+from referee.web.jsonapi.bodies import TooLarge, guard, json_body
+from referee.web.jsonapi.openapi import OPERATIONS, document, documented
+from referee.web.plumbing.health import app_version
+from referee.web.plumbing.limits import limited_operations
+from referee.web.refereeing import service, verdicts
 
 guard(bp)
 

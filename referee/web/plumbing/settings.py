@@ -36,7 +36,7 @@ from limits import parse_many
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from . import hosting, resources
+from referee.web.plumbing import hosting, resources
 
 APP_NAME: Final = "rummy-referee"
 INSTANCE_VARIABLE: Final = "RUMMY_INSTANCE_PATH"

@@ -21,7 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, render_template, requ
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from .i18n import current_language
+from referee.web.plumbing.i18n import current_language
 
 bp = Blueprint("offline", __name__)
 

@@ -16,8 +16,7 @@ from typing import Any
 
 from referee.engine.errors import HouseRuleError, RefereeError
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
-
-from .inputs import whole_number
+from referee.web.plumbing.numbers import whole_number
 
 #: Longest `house_rules` JSON we read (a custom 12-round table fits in far less).
 MAX_HOUSE_RULES_LENGTH = 4000

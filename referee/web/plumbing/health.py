@@ -17,8 +17,8 @@ from flask import Blueprint, Response, jsonify
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import live
-from .database import database
+from referee.web import live
+from referee.web.plumbing.database import database
 
 PACKAGE = "rummy-referee"
 

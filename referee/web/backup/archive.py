@@ -27,10 +27,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.types import BigInteger, Boolean, Date, DateTime, Integer, SmallInteger, String
 
-from . import backup_checks
-from .backup_reader import BackupError as BackupError
-from .backup_reader import BackupReader
-from .database import (
+from referee.web.backup import checks as backup_checks
+from referee.web.backup.reader import BackupError as BackupError
+from referee.web.backup.reader import BackupReader
+from referee.web.plumbing.database import (
     MIGRATION_LOCK,
     VERSION_TABLE,
     database,
@@ -39,7 +39,7 @@ from .database import (
     migrate_on,
     schema_revision,
 )
-from .health import app_version
+from referee.web.plumbing.health import app_version
 
 FORMAT: Final = "rummy-referee-backup"
 FORMAT_VERSION: Final = 1

@@ -32,8 +32,8 @@ from flask_babel import force_locale, get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from referee.web import resources
 from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
+from referee.web.plumbing import resources
 
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
 AREAS = ("core", "api", "games", "refereeing", "printing", "clubs", "events")

@@ -15,8 +15,7 @@ from wtforms import IntegerField
 from wtforms.widgets import TextInput
 
 from referee.engine.errors import RefereeError
-
-from .messages import describe
+from referee.web.vocabulary.messages import describe
 
 MAX_DIGITS: Final = 6
 _WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")

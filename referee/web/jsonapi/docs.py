@@ -11,10 +11,10 @@ from typing import Any
 from flask import current_app, render_template
 from flask.typing import ResponseReturnValue
 
-from ..health import app_version
-from ..limits import limited_operations
-from . import bp
-from .openapi import JSON, document
+from referee.web.jsonapi import bp
+from referee.web.jsonapi.openapi import JSON, document
+from referee.web.plumbing.health import app_version
+from referee.web.plumbing.limits import limited_operations
 
 
 @dataclass(frozen=True)

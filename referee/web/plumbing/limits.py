@@ -41,7 +41,7 @@ from flask_limiter import Limiter
 from limits import parse_many
 from werkzeug.exceptions import TooManyRequests
 
-from .limit_store import uri_for
+from referee.web.plumbing.limit_store import uri_for
 
 EXTENSION: Final = "limits"
 WRITING: Final = ("POST", "PUT", "PATCH", "DELETE")

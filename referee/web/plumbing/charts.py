@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 from flask import Flask
 from markupsafe import Markup
 
-from .formats import number, number_format
+from referee.web.plumbing.formats import number, number_format
 
 #: The series' colours, in order: each keeps 3:1 against a white and a near-black page
 #: (charts.css names them --chart-1 … --chart-8; a theme may set its own).

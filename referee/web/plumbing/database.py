@@ -27,7 +27,7 @@ from flask.cli import AppGroup
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 EXTENSION = "database"
 #: Alembic's record of the schema's revision. Named when the games were the only tables; kept,
 #: so databases made then go on upgrading.

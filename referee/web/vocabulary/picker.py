@@ -14,9 +14,8 @@ from flask import Flask, current_app
 from flask_babel import gettext
 
 from referee.engine.cards import LOCAL_RANK_LETTERS, LOCAL_SUIT_LETTERS, RANKS, SUITS, Rank, Suit
-
-from .i18n import current_language
-from .words import rank_label, rank_name, suit_name
+from referee.web.plumbing.i18n import current_language
+from referee.web.vocabulary.words import rank_label, rank_name, suit_name
 
 # Ranks of one suit in the grid: two rows of seven columns fit a 360-px phone at 44 px or more.
 RANK_ROWS: tuple[tuple[Rank, ...], ...] = (RANKS[:7], RANKS[7:])

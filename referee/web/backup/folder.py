@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final, TextIO
 
-from .backup_reader import BackupError
+from referee.web.backup.reader import BackupError
 
 PREFIX: Final = "rummy-referee-"
 #: rummy-referee-20261204T031500.123456Z.json: UTC, so that the names sort as the times do.

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Final
 
 #: The folder the build fills in a wheel (never present in a checkout).
-BUNDLE: Final = Path(__file__).resolve().parent / "bundle"
+BUNDLE: Final = Path(__file__).resolve().parents[1] / "bundle"
 #: The repository's top, when the app runs from a checkout; None when it runs from a wheel.
-CHECKOUT: Final = None if BUNDLE.is_dir() else Path(__file__).resolve().parents[2]
+CHECKOUT: Final = None if BUNDLE.is_dir() else Path(__file__).resolve().parents[3]
 #: The folder that holds them all.
 ROOT: Final = BUNDLE if CHECKOUT is None else CHECKOUT
 #: The folder that holds the `referee` package (site-packages, or the checkout).
-PACKAGE_PARENT: Final = Path(__file__).resolve().parents[2]
+PACKAGE_PARENT: Final = Path(__file__).resolve().parents[3]
 
 TEMPLATES: Final = ROOT / "templates"
 STATIC: Final = ROOT / "static"

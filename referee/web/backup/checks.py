@@ -32,16 +32,15 @@ from referee.engine.errors import RefereeError
 from referee.engine.events import Event
 from referee.engine.game import Game, GameRefused, clean_name
 from referee.engine.records import record_of
-
-from .backup_reader import BackupError
-from .clubs import board
-from .clubs import store as clubs_store
-from .clubs.models import club_games, clubs
-from .core.languages import LANGUAGES
-from .events import store as events_store
-from .events.models import event_games, events
-from .games import queries as game_queries
-from .games.models import games, requests, rounds
+from referee.web.backup.reader import BackupError
+from referee.web.clubs import board
+from referee.web.clubs import store as clubs_store
+from referee.web.clubs.models import club_games, clubs
+from referee.web.core.languages import LANGUAGES
+from referee.web.events import store as events_store
+from referee.web.events.models import event_games, events
+from referee.web.games import queries as game_queries
+from referee.web.games.models import games, requests, rounds
 
 #: The problems named one by one; past that, only counted.
 NAMED: Final = 10

@@ -16,8 +16,7 @@ from referee.engine.layoffs import LayoffVerdict, SwapVerdict
 from referee.engine.melds import MeldVerdict, Reading, shoe_violations
 from referee.engine.scoring import penalty_breakdown, penalty_of
 from referee.engine.variants import ShoeRule, Variant
-
-from .messages import describe
+from referee.web.vocabulary.messages import describe
 
 JSON = dict[str, Any]
 

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, Flask, abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from .i18n import COOKIE_MAX_AGE, way_back
+from referee.web.plumbing.i18n import COOKIE_MAX_AGE, way_back
 
 THEMES = ("light", "dark")
 COOKIE_NAME = "theme"
