@@ -220,8 +220,8 @@ def main(
 
     from referee.engine.errors import RefereeError
     from referee.web.core.languages import DEFAULT_LANGUAGE, supported
+    from referee.web.jsonapi.errors import error_answer
     from referee.web.refereeing import service
-    from referee.web.refereeing.verdicts import error_answer
 
     with _app().app_context(), force_locale(supported(args.lang) or DEFAULT_LANGUAGE):
         try:

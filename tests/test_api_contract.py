@@ -30,9 +30,9 @@ from werkzeug.serving import make_server
 import referee.web.events.api
 import referee.web.games.api  # noqa: F401
 from referee.web import create_app
-from referee.web.jsonapi import schemas
 from referee.web.jsonapi.openapi import OPERATIONS
 from referee.web.plumbing.database import database
+from referee.web.refereeing import schemas
 
 #: `st run --checks all` but this one: it would need the document to say which names, cards
 #: and rounds the rules refuse, which only the rules can.

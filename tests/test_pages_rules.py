@@ -7,6 +7,7 @@ import re
 from html import unescape
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -26,8 +27,14 @@ def get(client: FlaskClient, **query: str) -> tuple[int, str]:
     return response.status_code, response.get_data(as_text=True)
 
 
-def stored_game(app: Flask, variant: str, players: list[str], rounds: int = 0) -> str:
-    game = Game.start(variant, players)
+def stored_game(
+    app: Flask,
+    variant: str,
+    players: list[str],
+    rounds: int = 0,
+    house_rules: dict[str, Any] | None = None,
+) -> str:
+    game = Game.start(variant, players, house_rules=house_rules)
     with app.test_request_context("/"):
         created = service.create(game, lang="en")
         assert isinstance(created, service.Created)
@@ -52,6 +59,47 @@ def test_referee_page_judges_by_the_games_shoe(app: Flask, client: FlaskClient) 
     assert "Valid: this is a set." in verdict_of(html)
     _, html = get(client, game=game_id, check="solve", round="1", hand="7H 7H 7H KC KD KS")
     assert "This hand cannot come from this game's cards." in verdict_of(html)
+
+
+@pytest.mark.parametrize(
+    ("check", "query", "valid"),
+    [
+        # The game's own rule (two jokers a meld) holds under a check's other house rule ...
+        ("meld", {"cards": "5S JK JK", "aces": "low_only"}, True),
+        # ... and a check's rule goes over the game's, rule by rule.
+        ("meld", {"cards": "5S JK JK", "max_jokers_per_meld": "1"}, False),
+        ("meld", {"cards": "JD QD KD AD"}, True),
+        ("meld", {"cards": "JD QD KD AD", "aces": "low_only"}, False),
+        # The game's round (the first: two sets of three) and its table's shoe.
+        ("contract", {"melds": "5S JK JK | 9H 9D 9C"}, True),
+        ("contract", {"melds": "5S JK JK | 9H 9D 9C", "max_jokers_per_meld": "1"}, False),
+    ],
+)
+def test_the_page_and_the_api_judge_a_games_check_alike(
+    app: Flask, client: FlaskClient, check: str, query: dict[str, str], valid: bool
+) -> None:
+    """One reader of a check's table (refereeing/tables.py): the game's house rules, the
+    check's over them (merged), the game's round and table size, on both channels."""
+    game_id = stored_game(
+        app, "shanghai", ["Ann", "Bo", "Cy", "Di"], house_rules={"max_jokers_per_meld": 2}
+    )
+    status, html = get(client, game=game_id, check=check, **query)
+    assert status == 200
+    words = verdict_of(html)
+    assert words.startswith("✓") is valid, words
+    body: dict[str, Any] = {"game": game_id}
+    rules = {name: value for name, value in query.items() if name not in ("cards", "melds")}
+    if rules:
+        body["house_rules"] = {
+            name: int(value) if value.isdigit() else value for name, value in rules.items()
+        }
+    if check == "meld":
+        body["cards"] = query["cards"]
+    else:
+        body["melds"] = [meld.strip() for meld in query["melds"].split("|")]
+    answer = client.post(f"/api/v1/{check}", json=body)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["valid"] is valid
 
 
 def test_referee_page_asks_when_the_contract_went_down_only_where_it_matters(

@@ -10,7 +10,6 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from referee.engine.game import Game
 from referee.web import live
 from referee.web.backup import archive as backup
 from referee.web.plumbing import (
@@ -77,8 +76,7 @@ def create_app(
         found = settings.secret(os.environ, "SECRET_KEY")
         app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
-    from referee.web import clubs, events, games, printing, refereeing
-    from referee.web import jsonapi as api
+    from referee.web import clubs, events, games, jsonapi, printing, refereeing
 
     from .clubs import service as clubs_service
     from .clubs.api import api_bp as clubs_api_bp
@@ -86,6 +84,7 @@ def create_app(
     from .events.api import api_bp as events_api_bp
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
+    from .refereeing.api import api_bp as refereeing_api_bp
 
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
@@ -121,13 +120,15 @@ def create_app(
         },
     )
 
-    csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
+    csrf.exempt(jsonapi.bp)  # the API authenticates with bearer tokens, not cookies
+    csrf.exempt(refereeing_api_bp)
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
     csrf.exempt(events_api_bp)
-    api.init_app(app, find_game=_game_by_id)
+    jsonapi.init_app(app)
+    health.init_app(app, reports={"live": live.state})
     blueprints = (
-        health.bp,
+        refereeing_api_bp,
         games_api_bp,
         clubs_api_bp,
         events_api_bp,
@@ -141,14 +142,6 @@ def create_app(
         app.register_blueprint(blueprint)
     limits.init_app(app)  # by endpoint: once every blueprint is registered
     return app
-
-
-def _game_by_id(game_id: str) -> Game | None:
-    """A game by its id, for the referee's checks that name one (`api.service`)."""
-    from .games import queries
-
-    stored = queries.load(game_id)
-    return stored.game if stored is not None else None
 
 
 def _buffer_static_files(response: Response) -> Response:

@@ -39,7 +39,7 @@ from referee.web.plumbing.database import (
     migrate_on,
     schema_revision,
 )
-from referee.web.plumbing.health import app_version
+from referee.web.plumbing.version import app_version
 
 FORMAT: Final = "rummy-referee-backup"
 FORMAT_VERSION: Final = 1

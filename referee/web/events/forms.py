@@ -29,7 +29,7 @@ from referee.engine.tournament import SCHEMES
 from referee.engine.variants import VARIANTS
 from referee.web.clubs.forms import MemberChecks, label_new_names, new_names_field, typed_names
 from referee.web.core.languages import LANGUAGES
-from referee.web.plumbing.numbers import WholeNumberField
+from referee.web.vocabulary.fields import WholeNumberField
 from referee.web.vocabulary.words import variant_name
 
 

@@ -29,7 +29,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.game import MAX_NAME, MAX_SEATS, Game, Reason, SeatResult, reason
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
 from referee.web.core.languages import LANGUAGES
-from referee.web.plumbing.numbers import WholeNumberField
+from referee.web.vocabulary.fields import WholeNumberField
 from referee.web.vocabulary.words import (
     choice_label,
     house_rule_help,

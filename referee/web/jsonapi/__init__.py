@@ -1,16 +1,17 @@
-"""The JSON API, version 1 (bearer tokens, no CSRF): the referee's calls, and what every
-feature's /api/v1 calls share (bodies, schemas, the OpenAPI document)."""
+"""What every /api/v1 call shares, and no feature owns: reading a request (bodies.py), the
+error answer (errors.py), the base shapes of bodies and answers (schemas.py), the OpenAPI
+document built from the views that describe themselves (openapi.py) and its page (docs.py).
+Blueprint "api": /api/v1/openapi.json and /api/v1/docs. Imports no feature (the `web`
+import contract): each feature's API is its own blueprint beside its service.
+"""
 
 from flask import Blueprint, Flask
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 from referee.web.jsonapi import docs  # noqa: E402,F401
-from referee.web.refereeing import api as routes  # noqa: E402,F401
-from referee.web.refereeing.service import FIND_GAME, FindGame  # noqa: E402
 
 
-def init_app(app: Flask, *, find_game: FindGame) -> None:
-    """Register the blueprint; `find_game` reads a game named by a check's `game`."""
-    app.extensions[FIND_GAME] = find_game
+def init_app(app: Flask) -> None:
+    """Register the blueprint (the OpenAPI document and its page)."""
     app.register_blueprint(bp)

@@ -7,6 +7,7 @@ methods and no body; a missing bearer token a 401 that says how to send one."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 from flask import Blueprint, abort, current_app, jsonify, request
@@ -15,8 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.engine.errors import RefereeError
 from referee.web.core.languages import LANGUAGES
-from referee.web.refereeing.service import decode
-from referee.web.refereeing.verdicts import error_answer
+from referee.web.jsonapi.errors import bad, error_answer
 from referee.web.vocabulary.messages import describe
 
 #: The largest request body the API reads (bytes): ample for any hand, small for a phone server.
@@ -36,6 +36,14 @@ def limit_body() -> None:
     request.max_content_length = MAX_BODY + 1
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise TooLarge()
+
+
+def decode(data: bytes) -> Any:
+    """The JSON value of a request body; `bad_json` for anything that is not JSON."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise bad("bad_json") from None
 
 
 def json_body() -> Any:

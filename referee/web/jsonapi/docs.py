@@ -1,6 +1,7 @@
-"""`GET /api/v1/docs`: the OpenAPI document as a page to read, drawn by the app itself (no
-script, nothing from elsewhere): each call with its fields, an example and its answers, then
-every shape an answer or a body can take."""
+"""`GET /api/v1/openapi.json`, the OpenAPI document of every /api/v1 call (each feature's
+views describe themselves with `openapi.documented`), and `GET /api/v1/docs`, the same as a
+page to read, drawn by the app itself (no script, nothing from elsewhere): each call with its
+fields, an example and its answers, then every shape an answer or a body can take."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, render_template
+from flask import Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from referee.web.jsonapi import bp
 from referee.web.jsonapi.openapi import JSON, document
-from referee.web.plumbing.health import app_version
 from referee.web.plumbing.limits import limited_operations
+from referee.web.plumbing.version import app_version
 
 
 @dataclass(frozen=True)
@@ -143,3 +144,14 @@ def docs() -> ResponseReturnValue:
     return render_template(
         "api/docs.html", info=doc["info"], tags=tags, calls=calls, shapes=_shapes(doc)
     )
+
+
+@bp.get("/openapi.json")
+def openapi() -> ResponseReturnValue:
+    """The OpenAPI 3.1 description of every call of /api/v1."""
+    limited = limited_operations(current_app)
+    response: Response = jsonify(
+        document(app_version(), request.script_root or "/", limited=limited)
+    )
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

@@ -10,29 +10,27 @@ No secrets (not the database's address, not the error's text), no cookies, never
 from __future__ import annotations
 
 import logging
-from functools import cache
-from importlib.metadata import PackageNotFoundError, version
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Flask, Response, current_app, jsonify
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from referee.web import live
 from referee.web.plumbing.database import database
-
-PACKAGE = "rummy-referee"
+from referee.web.plumbing.version import app_version
 
 bp = Blueprint("health", __name__)
 log = logging.getLogger(__name__)
+#: app.extensions key: the other parts /healthz reports, by name (create_app gives the live push's).
+REPORTS: Final = "health.reports"
 
 
-@cache
-def app_version() -> str:
-    """The installed package's version (what `pip show rummy-referee` says)."""
-    try:
-        return version(PACKAGE)
-    except PackageNotFoundError:  # pragma: no cover - run from a tree that was never installed
-        return "0+unknown"
+def init_app(app: Flask, *, reports: Mapping[str, Callable[[], Any]]) -> None:
+    """Register /healthz; `reports` are the parts it says beside the database (each called per
+    request): the live push lives above this package, so it is handed over."""
+    app.extensions[REPORTS] = dict(reports)
+    app.register_blueprint(bp)
 
 
 def _database_state() -> str:
@@ -54,7 +52,7 @@ def healthz() -> Response:
             "status": "ok" if healthy else "unavailable",
             "database": state,
             "version": app_version(),
-            "live": live.state(),
+            **{name: report() for name, report in current_app.extensions[REPORTS].items()},
         }
     )
     response.status_code = 200 if healthy else 503

@@ -75,7 +75,7 @@ GROUPS: Final = (
     Group(
         "RATELIMIT_SOLVE",
         "20 per minute; 300 per hour",
-        ("api.solve", "refereeing.index"),
+        ("refereeing_api.solve", "refereeing.index"),
         methods=("POST", "GET"),
         asking=("hand",),
     ),

@@ -1,9 +1,10 @@
-"""Reading numbers people type: one reader for the JSON API and every form field.
+"""Reading numbers people type: one reader for the JSON API, every form field
+(`vocabulary.fields.WholeNumberField`) and every count in a query (a version, a series).
 
 A number is ASCII digits with an optional minus, at most `MAX_DIGITS` of them: `str.isdigit()`
 and `int()` also take "²" or "٣", which show as another number than they read as, and a
-400-digit number would only cost time. `WholeNumberField` is WTForms' `IntegerField` with
-this reader and its bounds, so a form refuses exactly what the API refuses.
+400-digit number would only cost time. What is refused is a `RefereeError` with a code
+(`not_a_number`, `out_of_range`); the words are the caller's (`vocabulary.messages`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from wtforms import IntegerField
-from wtforms.widgets import TextInput
-
 from referee.engine.errors import RefereeError
-from referee.web.vocabulary.messages import describe
 
 MAX_DIGITS: Final = 6
 _WHOLE: Final = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
@@ -50,30 +47,3 @@ def plain_count(text: str | None, *, digits: int = MAX_DIGITS) -> int | None:
     if text is None or len(text) > digits or not _DIGITS.fullmatch(text):
         return None
     return int(text)
-
-
-class WholeNumberField(IntegerField):
-    """An optional whole number between `low` and `high`, read as the API reads one.
-
-    Drawn as a text field with a number pad, not `type="number"`: the app says what is wrong
-    with a number, in the page's language and beside every other problem at once, and what was
-    typed stays as typed ("1x7" is not quietly sent as 17, nor -5 stopped by a bubble in the
-    browser's language). `data-high` is for the steppers a page adds.
-    """
-
-    widget = TextInput()
-
-    def __init__(self, label: Any = None, *, low: int, high: int, **kwargs: Any) -> None:
-        render_kw = {"inputmode": "numeric", "data-high": high}
-        render_kw.update(kwargs.pop("render_kw", {}))
-        super().__init__(label, render_kw=render_kw, **kwargs)
-        self.low, self.high = low, high
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        self.data = None
-        if not valuelist or not str(valuelist[0]).strip():
-            return
-        try:
-            self.data = whole_number(valuelist[0], low=self.low, high=self.high)
-        except RefereeError as error:
-            raise ValueError(describe(error.code, error.params)) from None

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +21,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.version import app_version
 
 bp = Blueprint("offline", __name__)
 
@@ -51,13 +51,6 @@ SHELL: Final = (
     "icons/icon-512.png",
 )
 THEME_COLOR: Final = "#0b4fa8"
-
-
-def app_version() -> str:
-    try:
-        return metadata.version("rummy-referee")
-    except metadata.PackageNotFoundError:  # pragma: no cover - always installed (pip -e)
-        return "0"
 
 
 @cache

@@ -31,8 +31,8 @@ import diskcache
 from flask import Flask, current_app
 
 from referee.web.plumbing import resources
-from referee.web.plumbing.health import app_version
 from referee.web.plumbing.limits import count_pdf_build
+from referee.web.plumbing.version import app_version
 
 EXTENSION: Final = "pdf_cache"
 DEFAULT_MAX_MB: Final = 200

@@ -10,23 +10,23 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
-from flask import Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 
 from referee.engine.errors import RefereeError
-from referee.web.jsonapi import bp, schemas
 from referee.web.jsonapi.bodies import TooLarge, guard, json_body
-from referee.web.jsonapi.openapi import OPERATIONS, document, documented
-from referee.web.plumbing.health import app_version
-from referee.web.plumbing.limits import limited_operations
-from referee.web.refereeing import service, verdicts
+from referee.web.jsonapi.errors import error_answer
+from referee.web.jsonapi.openapi import OPERATIONS, documented
+from referee.web.jsonapi.schemas import ErrorAnswer
+from referee.web.refereeing import schemas, service
 
-guard(bp)
+api_bp = Blueprint("refereeing_api", __name__, url_prefix="/api/v1")
+guard(api_bp)
 
 
 def _error(error: RefereeError, status: int = 400) -> ResponseReturnValue:
-    response = jsonify(verdicts.error_answer(error))
+    response = jsonify(error_answer(error))
     response.headers["Cache-Control"] = "no-store"
     return response, status
 
@@ -68,14 +68,14 @@ def _referee_call(
         request=schemas.REQUESTS[call],
         answers={
             200: (schemas.ANSWERS[call], "The verdict"),
-            400: (schemas.ErrorAnswer, "The body could not be read: the reason, translated"),
-            404: (schemas.ErrorAnswer, "The `game` named is not there"),
+            400: (ErrorAnswer, "The body could not be read: the reason, translated"),
+            404: (ErrorAnswer, "The `game` named is not there"),
         },
         example=example,
     )
 
 
-@bp.get("/variants")
+@api_bp.get("/variants")
 @documented(
     "get",
     "/api/v1/variants",
@@ -90,14 +90,14 @@ def variants() -> ResponseReturnValue:
     return response
 
 
-@bp.post("/meld")
+@api_bp.post("/meld")
 @_referee_call("meld", "Is this a set or a run?", {"variant": "contract", "cards": "5H 6H 7H JK"})
 def meld() -> ResponseReturnValue:
     """Is this a set or a run, with what each joker stands for, or why not."""
     return _call("meld")
 
 
-@bp.post("/contract")
+@api_bp.post("/contract")
 @_referee_call(
     "contract",
     "Do these melds meet the round's contract?",
@@ -108,7 +108,7 @@ def contract() -> ResponseReturnValue:
     return _call("contract")
 
 
-@bp.post("/layoff")
+@api_bp.post("/layoff")
 @_referee_call(
     "layoff",
     "May these cards be laid off on this meld?",
@@ -119,7 +119,7 @@ def layoff() -> ResponseReturnValue:
     return _call("layoff")
 
 
-@bp.post("/penalty")
+@api_bp.post("/penalty")
 @_referee_call(
     "penalty",
     "What do the cards left in a hand cost?",
@@ -130,7 +130,7 @@ def penalty() -> ResponseReturnValue:
     return _call("penalty")
 
 
-@bp.post("/solve")
+@api_bp.post("/solve")
 @_referee_call(
     "solve",
     "The best way to lay down the round's contract",
@@ -139,17 +139,6 @@ def penalty() -> ResponseReturnValue:
 def solve() -> ResponseReturnValue:
     """The best way to lay down the round's contract from a hand, and what it leaves."""
     return _call("solve")
-
-
-@bp.get("/openapi.json")
-def openapi() -> ResponseReturnValue:
-    """The OpenAPI 3.1 description of every call of /api/v1."""
-    limited = limited_operations(current_app)
-    response: Response = jsonify(
-        document(app_version(), request.script_root or "/", limited=limited)
-    )
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
 
 
 assert OPERATIONS  # the calls above registered themselves

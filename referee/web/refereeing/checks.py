@@ -29,8 +29,8 @@ from referee.engine.layoffs import (
 from referee.engine.melds import MeldKind, MeldVerdict, Reading, check_meld, shoe_violations
 from referee.engine.scoring import verify_hand_size
 from referee.engine.variants import ContractDown, GoingOutDiscard, ShoeRule, Variant
-from referee.web.games import queries
 from referee.web.plumbing.numbers import whole_number
+from referee.web.refereeing import tables
 from referee.web.vocabulary.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe
 from referee.web.vocabulary.words import (
@@ -172,7 +172,8 @@ def _text(args: Mapping[str, Any], name: str) -> str:
 def _table(
     args: Mapping[str, Any], game: Game | None, errors: dict[str, list[str]]
 ) -> tuple[TableRules, int]:
-    """The variant asked for, with the query's house rules (else the open game's)."""
+    """The variant asked for, with the open game's house rules and the query's over them
+    (`tables.rules`, as the API reads them)."""
     status = 200
     variant_id = _text(args, "variant").strip() or (game.variant.id if game else DEFAULT_VARIANT)
     try:
@@ -180,16 +181,13 @@ def _table(
     except RefereeError as error:
         errors.setdefault("house_rules", []).append(describe(error.code, error.params))
         overrides, status = {}, 400
-    if not overrides and status == 200 and game is not None and variant_id == game.variant.id:
-        # The game's house rules belong to its variant; another variant asked for goes without.
-        overrides = dict(game.house_rules)
     try:
-        return table_rules(variant_id, overrides), status
+        return tables.rules(variant_id, overrides, game), status
     except RefereeError as error:
         field = "variant" if error.code == "unknown_variant" else "house_rules"
         errors.setdefault(field, []).append(describe(error.code, error.params))
     try:
-        return table_rules(variant_id), 400
+        return tables.rules(variant_id, None, game), 400
     except RefereeError:
         return table_rules(DEFAULT_VARIANT), 400
 
@@ -201,12 +199,8 @@ def _round(
     if not variant.has_contracts:
         return None, 200
     text = _text(args, "round").strip()
-    if not text:
-        played = (game.next_round or len(game.rounds)) if game is not None else None
-        return (played if played and played <= (variant.rounds or 0) else 1), 200
     try:
-        number = whole_number(text)
-        variant.check_round(number)
+        number = tables.round_of(whole_number(text) if text else None, variant, game)
     except RefereeError as error:
         params = error.params if error.code != "not_a_number" else {"round": text[:8]}
         code = error.code if error.code != "not_a_number" else "bad_round"
@@ -219,21 +213,17 @@ def read_context(args: Mapping[str, Any], errors: dict[str, list[str]]) -> tuple
     """The variant, house rules and round the check runs under; errors go into `errors`."""
     status = 200
     game_id = _text(args, "game").strip()
-    stored = queries.load(game_id) if game_id else None
-    if game_id and stored is None:
+    game = tables.find_game(game_id) if game_id else None
+    if game_id and game is None:
         errors.setdefault("game", []).append(
             gettext("That game was not found. The check uses the rules chosen below.")
         )
         status, game_id = 404, ""
-    game = stored.game if stored is not None else None
     table, table_status = _table(args, game, errors)
     number, round_status = _round(args, table.variant, game, errors)
-    same_game = game is not None and game.variant.id == table.variant.id
     typed = _text(args, "players").strip()
     players, players_status = _players(typed, table.variant, errors)
-    shoe = table.variant.shoe_for(players) if players is not None else None
-    if players is None and game is not None and same_game:
-        players, shoe = len(game.players), game.shoe
+    players, shoe = tables.size(players, table.variant, game)
     context = Context(
         table=table,
         round=number,

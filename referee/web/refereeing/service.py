@@ -5,20 +5,15 @@ answer as `verdicts` shapes it. Bad input of any kind is a `RefereeError` whose 
 `messages.describe` knows; the caller turns it into a 400 or an exit code.
 Needs an app context with a locale (messages are translated).
 
-A check that names a game (`game`, its id) counts that table's shoe. The games feature sits on
-top of this package (its JSON API uses the bodies, schemas and OpenAPI document here), so the
-game is found through the reader `create_app` gives (`app.extensions[FIND_GAME]`), never by
-importing the games package: no import cycle between the features.
+A check that names a game (`game`, its id) runs under that game's table, read by `tables` as
+the referee page reads it (the body's house rules over the game's).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
-
-from flask import current_app, has_app_context
 
 from referee.engine.cards import MAX_CARDS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
@@ -36,9 +31,10 @@ from referee.engine.variants import (
     get_variant,
 )
 from referee.web.core.languages import LANGUAGES
-from referee.web.jsonapi import schemas
+from referee.web.jsonapi.errors import bad
+from referee.web.jsonapi.schemas import Problem, Unreadable, read
 from referee.web.plumbing import metrics
-from referee.web.refereeing import verdicts
+from referee.web.refereeing import schemas, tables, verdicts
 from referee.web.vocabulary.words import (
     choice_label,
     contract_text,
@@ -49,22 +45,6 @@ from referee.web.vocabulary.words import (
 )
 
 JSON = dict[str, Any]
-#: app.extensions key of the reader of a game by id (None when there is no such game).
-FIND_GAME: Final = "api.find_game"
-FindGame = Callable[[str], Game | None]
-
-
-def bad(code: str, **params: Any) -> RefereeError:
-    """An input error with a web-level code (see `messages.WEB_CODES`)."""
-    return RefereeError(code, **params)
-
-
-def decode(data: bytes) -> Any:
-    """The JSON value of a request body; `bad_json` for anything that is not JSON."""
-    try:
-        return json.loads(data)
-    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise bad("bad_json") from None
 
 
 def body_language(body: Any) -> str | None:
@@ -104,7 +84,7 @@ _EXPECTED: Final[Mapping[str, str]] = {
 _CARD_FIELDS: Final = frozenset({"cards", "meld", "hand", "melds", "from_discard_pile"})
 
 
-def _refusal(problem: schemas.Problem) -> RefereeError:
+def _refusal(problem: Problem) -> RefereeError:
     field = str(problem.where[0]) if problem.where else "body"
     if problem.missing and len(problem.where) == 1:
         return bad("missing_field", field=field)
@@ -124,8 +104,8 @@ def read_request(call: str, body: Any) -> schemas.Referee:
     if not isinstance(body, Mapping):
         raise bad("not_an_object")
     try:
-        return schemas.read(schemas.REQUESTS[call], body)
-    except schemas.Unreadable as unreadable:
+        return read(schemas.REQUESTS[call], body)
+    except Unreadable as unreadable:
         raise _refusal(unreadable.problems[0]) from None
 
 
@@ -144,54 +124,32 @@ class Table:
     players: int | None = None
 
 
-def _game(game_id: str | None) -> Game | None:
-    """The game a body names by `game` (its id); `game_not_found` when there is none."""
-    if game_id is None:
-        return None
-    find: FindGame | None = current_app.extensions.get(FIND_GAME) if has_app_context() else None
-    game = find(game_id.strip()) if find is not None else None
-    if game is None:
-        raise bad("game_not_found")
-    return game
-
-
 def _table(body: schemas.Referee) -> Table:
-    """The variant, house rules and shoe of `variant`, `house_rules`, `game` and `players`.
-
-    A game gives its variant, house rules (the body's own go over them) and shoe; `players`
-    fixes the shoe by the table's size, and wins over the game's.
-    """
-    game = _game(body.game)
+    """The variant, house rules and shoe of `variant`, `house_rules`, `game` and `players`
+    (`tables` reads them as the referee page does)."""
+    game = None
+    if body.game is not None:
+        game = tables.find_game(body.game)
+        if game is None:
+            raise bad("game_not_found")
     if body.variant is None and game is None:
         raise bad("missing_field", field="variant")
-    if game is None:
-        variant = get_variant(str(body.variant), body.house_rules)
-        shoe = None
-    else:
-        if body.variant is not None and get_variant(body.variant).id != game.variant.id:
-            asked = get_variant(body.variant).id
-            raise bad("game_variant_differs", variant=asked, game_variant=game.variant.id)
-        variant = get_variant(game.variant.id, {**game.house_rules, **(body.house_rules or {})})
-        shoe = variant.shoe_for(len(game.players))
-    players = len(game.players) if game is not None else None
-    if body.players is not None:
-        players = body.players
-        shoe = variant.shoe_for(players)
+    variant_id = game.variant.id if game is not None else str(body.variant)
+    if body.variant is not None and game is not None and not tables.plays(body.variant, game):
+        asked = get_variant(body.variant).id
+        raise bad("game_variant_differs", variant=asked, game_variant=game.variant.id)
+    variant = tables.rules(variant_id, body.house_rules, game).variant
+    players, shoe = tables.size(body.players, variant, game)
     return Table(variant, shoe, game, players)
 
 
 def _round(number: Any, table: Table) -> int:
     """The round asked for; else the open game's (its next, or its last once it is over)."""
-    game = table.game
-    if number is None and game is not None:
-        upcoming = game.next_round or len(game.rounds) or 1
-        return upcoming if table.variant.rounds is None or upcoming <= table.variant.rounds else 1
-    if number is None:
-        raise bad("missing_field", field="round")
-    if isinstance(number, bool) or not isinstance(number, int):
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise bad("wrong_type", field="round", expected="integer")
-    table.variant.check_round(number)
-    return number
+    if number is None and table.game is None:
+        raise bad("missing_field", field="round")
+    return tables.round_of(number, table.variant, table.game)
 
 
 def _discard(value: str | None, lang: str | None) -> Card | None:

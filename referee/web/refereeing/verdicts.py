@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.engine.cards import Card, format_cards
 from referee.engine.contracts import ContractVerdict
-from referee.engine.errors import RefereeError, Violation
+from referee.engine.errors import Violation
 from referee.engine.layoffs import LayoffVerdict, SwapVerdict
 from referee.engine.melds import MeldVerdict, Reading, shoe_violations
 from referee.engine.scoring import penalty_breakdown, penalty_of
@@ -22,7 +22,6 @@ JSON = dict[str, Any]
 
 __all__ = [
     "contract_answer",
-    "error_answer",
     "errors_answer",
     "hand_not_in_shoe_answer",
     "jokers_answer",
@@ -176,15 +175,3 @@ def solution_answer(solution: Any, variant: Variant, *, nearest: bool = False) -
     if nearest:
         answer["missing"] = format_cards(solution.missing)
     return answer
-
-
-def error_answer(error: RefereeError, **extra: Any) -> JSON:
-    """`{"error": {"code", "message", ...}}`; a bad card also gives its `input`."""
-    body: JSON = {"code": error.code, "message": describe(error.code, error.params)}
-    if error.code == "bad_card" and "token" in error.params:
-        body["input"] = error.params["token"]
-    for key in ("field", "limit", "least", "variant", "rule"):
-        if key in error.params and key not in body:
-            body[key] = error.params[key]
-    body.update(extra)
-    return {"error": body}
