@@ -14,7 +14,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from referee.engine.errors import ALL_CODES
-from referee.web.vocabulary.messages import MESSAGE_CODES, WEB_CODES, describe
+from referee.web.vocabulary.messages import describe, message_codes, register, web_codes
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = ("en", "de", "nl", "pt", "fr", "es")
@@ -216,14 +216,27 @@ def words(lang: str, function: Any, *args: Any, **kwargs: Any) -> str:
         return str(function(*args, **kwargs))
 
 
+@pytest.mark.usefixtures("app")  # the app imports every feature, and so its codes' sentences
 def test_every_engine_code_has_a_message() -> None:
-    assert ALL_CODES <= MESSAGE_CODES
-    assert WEB_CODES <= MESSAGE_CODES
+    assert message_codes() >= ALL_CODES
+    assert web_codes() and not web_codes() & ALL_CODES
 
 
+def test_a_code_has_one_sentence_whoever_registers_it() -> None:
+    # Each feature registers its codes beside its service; a second sentence is a mistake.
+    with pytest.raises(ValueError, match="bad_card"):
+        register({"bad_card": lambda p: "another sentence"})
+    with pytest.raises(ValueError, match="game_not_found"):
+        from referee.web.games import messages
+
+        register({"game_not_found": lambda p: "another sentence"})
+    register(messages.SENTENCES)  # the same sentences again: nothing changes
+
+
+@pytest.mark.usefixtures("app")
 def test_every_code_has_a_sample_here() -> None:
     # A new engine code fails here until it has a sample (and so a translated sentence).
-    assert set(SAMPLES) == MESSAGE_CODES
+    assert set(SAMPLES) == message_codes()
 
 
 @pytest.mark.usefixtures("ctx")

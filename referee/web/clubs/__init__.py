@@ -13,7 +13,7 @@ from referee.web.core import signals
 
 bp = Blueprint("clubs", __name__, cli_group="clubs")
 
-from . import routes, service  # noqa: E402,F401
+from . import messages, routes, service  # noqa: E402,F401
 
 
 @bp.record_once

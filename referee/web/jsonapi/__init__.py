@@ -9,7 +9,7 @@ from flask import Blueprint, Flask
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from referee.web.jsonapi import docs  # noqa: E402,F401
+from referee.web.jsonapi import docs, messages  # noqa: E402,F401
 
 
 def init_app(app: Flask) -> None:

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("refereeing", __name__)
 
-from . import routes  # noqa: E402,F401
+from . import messages, routes  # noqa: E402,F401

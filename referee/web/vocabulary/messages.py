@@ -1,4 +1,6 @@
-"""Engine and web codes become sentences here, and only here: every code of every feature.
+"""Engine and web codes become sentences here: the rules' codes (cards, melds, contracts, going
+out, lay-offs, numbers as typed) are said in this module; each feature registers its own codes
+and their sentences beside its service (`register`, from `<feature>/messages.py`).
 
 `describe(code, params)` turns a `RefereeError`, a `Violation` or a game's `Reason` into a
 sentence in the current locale; the words inside it (cards, contracts, players) come from
@@ -7,7 +9,7 @@ sentence in the current locale; the words inside it (cards, contracts, players) 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from flask_babel import gettext, ngettext
@@ -56,6 +58,10 @@ def _num(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         return 2
+
+
+#: The number that picks a plural form, for the features' sentences (their `messages.py`).
+plural_count: Final = _num
 
 
 def _bad_input(p: dict[str, Any]) -> str:
@@ -140,7 +146,7 @@ def _hand_too_short(p: Mapping[str, Any]) -> str:
     )
 
 
-_MESSAGES: Final[Mapping[str, Message]] = {
+_MESSAGES: Final[dict[str, Message]] = {
     # -- input errors --
     "bad_input": _bad_input,
     "bad_card": lambda p: gettext(
@@ -332,388 +338,34 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "swap_from_another_players_meld": lambda p: gettext(
         "Valid only if the meld is another player's, not your own."
     ),
-    # -- a game: starting it, its rounds, corrections and undo --
-    "empty_name": lambda p: gettext("Every player needs a name."),
-    "name_too_long": lambda p: gettext("A name may have at most %(max)s characters.", max=p["max"]),
-    "duplicate_name": lambda p: gettext(
-        "Two players are called “%(name)s”: give them different names.", name=p["name"]
-    ),
-    "unknown_player": lambda p: gettext(
-        "There is no player called “%(name)s” in this game.", name=p["name"]
-    ),
-    "duplicate_result": lambda p: gettext(
-        "%(player)s has two results in this round.", player=p["player"]
-    ),
-    "missing_result": lambda p: gettext(
-        "%(player)s has no result in this round.", player=p["player"]
-    ),
-    "rummy_not_in_variant": lambda p: gettext("This variant has no double score for a rummy."),
-    "buying_off": lambda p: gettext("Buying is not played in this game."),
-    "too_many_buys": lambda p: gettext(
-        "%(player)s bought %(times)s, but may buy at most %(limit)s per round.",
-        player=p["player"],
-        times=times_text(_num(p["buys"])),
-        limit=times_text(_num(p["limit"])),
-    ),
-    "out_with_cards": lambda p: gettext(
-        "%(player)s went out, so no cards are left in that hand.", player=p["player"]
-    ),
-    "no_penalty": lambda p: gettext(
-        "Enter what is left in %(player)s’s hand, or mark who went out.", player=p["player"]
-    ),
-    "penalty_mismatch": lambda p: gettext(
-        "%(player)s: the cards add up to %(cards_penalty)s, not %(penalty)s.",
-        player=p["player"],
-        cards_penalty=p["cards_penalty"],
-        penalty=p["penalty"],
-    ),
-    "hand_too_small": lambda p: ngettext(
-        "%(player)s: nothing is laid down before going out in this round, so the hand still "
-        "holds at least %(num)s card, not %(count)s.",
-        "%(player)s: nothing is laid down before going out in this round, so the hand still "
-        "holds at least %(num)s cards, not %(count)s.",
-        _num(p["min"]),
-        player=p["player"],
-        count=p["count"],
-    ),
-    "hand_too_big": lambda p: ngettext(
-        "%(player)s: %(count)s cards is more than a hand can hold at the end of this round "
-        "(at most %(num)s card).",
-        "%(player)s: %(count)s cards is more than a hand can hold at the end of this round "
-        "(at most %(num)s cards).",
-        _num(p["max"]),
-        player=p["player"],
-        count=p["count"],
-    ),
-    "game_finished": lambda p: gettext("The game is over: no more rounds can be entered."),
-    "round_out_of_order": lambda p: gettext(
-        "Round %(round)s cannot be entered now: the next round is round %(expected)s.",
-        round=p["round"],
-        expected=p["expected"],
-    ),
-    "no_such_round": lambda p: gettext(
-        "Round %(round)s has not been entered yet.", round=p["round"]
-    ),
-    "nothing_changed": lambda p: gettext(
-        "Round %(round)s already has exactly these results.", round=p["round"]
-    ),
-    "ends_game_early": lambda p: gettext(
-        "With this correction the game would already end after round %(round)s, "
-        "but later rounds were played. Correct the later rounds first.",
-        round=p["round"],
-    ),
-    "nothing_to_undo": lambda p: gettext("There is nothing left to undo."),
-    "not_the_last_change": lambda p: gettext(
-        "Only the newest change can be undone; the change to round %(round)s is not the newest.",
-        round=p["round"],
-    ),
-    "nothing_to_restore": lambda p: gettext(
-        "There is nothing to restore: only an undo can be taken back, right after it."
-    ),
-    "cannot_restore": lambda p: gettext(
-        "Round %(round)s was changed after it was undone, so it cannot be restored.",
-        round=p["round"],
-    ),
-    "game_not_found": lambda p: gettext("There is no game at this address."),
-    "stale_version": lambda p: gettext(
-        "Someone else changed this game while you were typing. Your entries are kept: "
-        "check what changed, then save again."
-    ),
-    "missing_token": lambda p: gettext("Changing a game needs its edit link (its edit token)."),
-    "bad_idempotency_key": lambda p: gettext(
-        "An Idempotency-Key is 8 to 64 letters, digits or signs, like a UUID."
-    ),
-    "idempotency_key_reused": lambda p: gettext(
-        "This Idempotency-Key was sent before with another request to this game: "
-        "a new request needs a new key."
-    ),
-    "bad_token": lambda p: gettext(
-        "This is not the game's edit token: changing a game needs its edit link."
-    ),
-    "bad_import": lambda p: gettext(
-        "This is not a game export of Rummy Referee (a .json file saved from a game page)."
-    ),
-    # -- clubs --
-    "club_not_found": lambda p: gettext("There is no club at this address."),
-    "missing_club_token": lambda p: gettext(
-        "Starting a club’s game needs the club’s edit link (its edit token)."
-    ),
-    "bad_club_token": lambda p: gettext(
-        "This is not the club’s edit token: starting its games needs the club’s edit link."
-    ),
-    "empty_club_name": lambda p: gettext("The club needs a name."),
-    "club_name_too_long": lambda p: gettext(
-        "A club’s name may have at most %(max)s characters.", max=p["max"]
-    ),
-    "too_many_members": lambda p: gettext(
-        "A club has room for %(max)s members: this game would make it more.", max=p["max"]
-    ),
-    "no_game_to_rematch": lambda p: gettext("The club has no game to play again yet."),
-    "bad_club_import": lambda p: gettext(
-        "This is not a club export of Rummy Referee (a .json file saved from a club page)."
-    ),
-    "bad_club_game": lambda p: gettext(
-        "Game %(game)s of the club file cannot be read: %(reason)s",
-        game=p["game"],
-        reason=p["reason"],
-    ),
-    # -- club nights --
-    "event_not_found": lambda p: gettext("There is no club night at this address."),
-    "stale_event_version": lambda p: gettext(
-        "The evening changed on another phone meanwhile (it is at version %(current)s, this "
-        "page showed %(version)s): look at it again, then do it once more.",
-        **p,
-    ),
-    "bad_event_date": lambda p: gettext("“%(date)s” is not a date: write it as 2025-03-07.", **p),
-    "no_names": lambda p: gettext("Name at least one player."),
-    "one_name_at_a_time": lambda p: gettext("One player leaves at a time: name one."),
-    "swap_two_players": lambda p: gettext("A swap names two players, one at each table."),
-    "move_names_a_table": lambda p: gettext(
-        "A move names one player (“name”) and the table they go to (“table”)."
-    ),
-    "bad_event_file": lambda p: gettext(
-        "This is not a club night saved by Rummy Referee (a .json file from an evening’s page)."
-    ),
-    "bad_series_count": lambda p: gettext(
-        "An evening has %(min)s to %(max)s series, not %(series)s.", **p
-    ),
-    "bad_table_size": lambda p: gettext(
-        "A table seats %(min)s to %(max)s players, not %(size)s.", **p
-    ),
-    "table_sizes_out_of_order": lambda p: gettext(
-        "The table sizes must go smallest (%(smallest)s), preferred (%(preferred)s), largest "
-        "(%(largest)s), each at least the one before.",
-        **p,
-    ),
-    "table_size_not_in_variant": lambda p: gettext(
-        "This variant is played by %(min_players)s to %(max_players)s players: no table of "
-        "%(size)s.",
-        **p,
-    ),
-    "bad_series_rounds": lambda p: gettext(
-        "A series of rounds has 1 to %(max)s rounds, not %(rounds)s.", **p
-    ),
-    "unknown_draw_method": lambda p: gettext(
-        "“%(method)s” is no way to draw: mix, standings or random.", **p
-    ),
-    "bad_seed": lambda p: gettext("A seed is a whole number from 0 to %(max)s.", **p),
-    "unknown_scheme": lambda p: gettext(
-        "“%(scheme)s” is no tournament scheme: romme, placement or points.", **p
-    ),
-    "bad_place_points": lambda p: gettext(
-        "A table of %(size)s needs whole place points, one for each place.", **p
-    ),
-    "place_points_not_descending": lambda p: gettext(
-        "At a table of %(size)s a better place must earn at least the points of a worse one.",
-        **p,
-    ),
-    "bad_bonus": lambda p: gettext(
-        "The bonus is at most %(max)s steps, each two whole numbers: points left, bonus.", **p
-    ),
-    "bonus_not_descending": lambda p: gettext(
-        "The bonus must be larger the fewer points are left."
-    ),
-    "bad_tie_breaks": lambda p: gettext("Ties can only be broken by: %(allowed)s.", **p),
-    "no_series_left": lambda p: gettext(
-        "All %(series)s series are drawn: nobody can join the evening now.", **p
-    ),
-    "already_checked_in": lambda p: gettext("%(name)s is already checked in.", **p),
-    "already_left": lambda p: gettext("%(name)s has already left.", **p),
-    "seated_in_next_series": lambda p: gettext(
-        "%(name)s sits at table %(table)s of series %(series)s, drawn and not started: swap "
-        "them out or draw the series again first.",
-        **p,
-    ),
-    "too_few_players": lambda p: gettext(
-        "Drawing needs at least %(min)s players; %(players)s are checked in for this series.",
-        **p,
-    ),
-    "too_many_players": lambda p: gettext("An evening seats at most %(max)s players.", **p),
-    "players_cannot_be_split": lambda p: gettext(
-        "%(players)s players cannot be split into tables of these sizes: check one in or let "
-        "one leave.",
-        **p,
-    ),
-    "all_series_drawn": lambda p: gettext("All %(series)s series are drawn.", **p),
-    "series_already_drawn": lambda p: gettext(
-        "Series %(series)s is already drawn (on another phone, perhaps): here it is.", **p
-    ),
-    "series_out_of_order": lambda p: gettext(
-        "The next series to draw is series %(expected)s, not %(series)s.", **p
-    ),
-    "series_still_playing": lambda p: gettext(
-        "Series %(series)s is still being played at table %(tables)s: the next series is drawn "
-        "once every table has finished.",
-        **p,
-    ),
-    "no_standings_yet": lambda p: gettext(
-        "The first series cannot be drawn by standings: there are none yet."
-    ),
-    "not_the_newest_series": lambda p: gettext(
-        "Only the newest series can be drawn again, not series %(series)s.", **p
-    ),
-    "series_started": lambda p: gettext("Series %(series)s has started: its seats are fixed.", **p),
-    "no_such_series": lambda p: gettext("There is no series %(series)s yet.", **p),
-    "no_such_table": lambda p: gettext("Series %(series)s has no table %(table)s.", **p),
-    "not_seated": lambda p: gettext("%(name)s has no seat in series %(series)s.", **p),
-    "same_player": lambda p: gettext(
-        "Swap two different players, not %(name)s with themself.", **p
-    ),
-    "same_table": lambda p: gettext(
-        "Both sit at table %(table)s: a swap moves two players between tables.", **p
-    ),
-    "already_at_table": lambda p: gettext("%(name)s already sits at table %(table)s.", **p),
-    "table_too_small": lambda p: gettext(
-        "Table %(table)s would have fewer than %(size)s players left: move someone else there "
-        "first, or swap two players.",
-        **p,
-    ),
-    "table_too_large": lambda p: gettext(
-        "Table %(table)s already seats %(size)s players, the most this evening allows: swap "
-        "two players instead.",
-        **p,
-    ),
-    "series_closed": lambda p: gettext(
-        "Series %(series)s is over and series %(next)s is drawn: its results stand. The host "
-        "can reopen it on the evening's page.",
-        **p,
-    ),
-    "series_not_closed": lambda p: gettext(
-        "Series %(series)s is still open: only a series the next draw has fixed is reopened.",
-        **p,
-    ),
-    "series_already_reopened": lambda p: gettext("Series %(series)s is already reopened.", **p),
-    "series_not_reopened": lambda p: gettext(
-        "Series %(series)s is not reopened: there is nothing to close.", **p
-    ),
-    "series_reopened": lambda p: gettext(
-        "Series %(series)s is reopened: close it again before the next series is drawn.", **p
-    ),
-    "game_already_attached": lambda p: gettext(
-        "Table %(table)s of series %(series)s already has its game.", **p
-    ),
-    "bad_result": lambda p: ngettext(
-        "A table's result has one total for its %(num)d seat.",
-        "A table's result has one total for each of its %(num)d seats.",
-        _num(p["seats"]),
-    ),
-    "too_many_rounds": lambda p: gettext(
-        "A table of this evening plays at most %(max)s rounds, not %(rounds)s.", **p
-    ),
-    "no_rounds_played": lambda p: gettext(
-        "Table %(table)s cannot have finished without a round played.", **p
-    ),
-    "game_seats_differ": lambda p: gettext(
-        "That game's players are not those of table %(table)s in series %(series)s.", **p
-    ),
-    "game_rules_differ": lambda p: gettext(
-        "That game is not played by the evening's rules (table %(table)s, series %(series)s).",
-        **p,
-    ),
-    "mark_who_went_out": lambda p: gettext(
-        "Mark who went out, or that nobody did because the stock ran out."
-    ),
-    "same_as_previous_round": lambda p: gettext(
-        "Round %(round)s scores exactly as round %(previous)s did. If the table really played "
-        "it that way, save it again.",
-        round=p["round"],
-        previous=p["previous"],
-    ),
-    "choose_first_dealer": lambda p: gettext("Choose who deals first."),
     # -- numbers as typed --
     "not_a_number": lambda p: gettext("“%(value)s” is not a whole number.", value=p["value"]),
     "out_of_range": lambda p: gettext("%(value)s is not between %(low)s and %(high)s.", **p),
-    # -- the API and the command line --
-    "bad_json": lambda p: gettext("The request body is not valid JSON."),
-    "not_an_object": lambda p: gettext(
-        'The request body must be a JSON object, like {"variant": "contract"}.'
-    ),
-    "missing_field": lambda p: gettext("“%(field)s” is missing.", **p),
-    "wrong_type": lambda p: gettext("“%(field)s” must be %(expected)s.", **p),
-    "bad_language": lambda p: gettext(
-        "“%(lang)s” is not a language we speak; use en, de, nl, pt, fr or es.", **p
-    ),
-    "too_many_melds": lambda p: ngettext(
-        "That is too many melds: at most %(num)d at once.",
-        "That is too many melds: at most %(num)d at once.",
-        _num(p["limit"]),
-    ),
-    "too_many_entries": lambda p: ngettext(
-        "“%(field)s” may hold at most %(num)d entry.",
-        "“%(field)s” may hold at most %(num)d entries.",
-        _num(p["limit"]),
-        field=p["field"],
-    ),
-    "house_rule_syntax": lambda p: gettext(
-        "Write a house rule as name=value, like max_jokers_per_meld=2, not “%(input)s”.", **p
-    ),
-    "payload_too_large": lambda p: gettext(
-        "The request is too large: at most %(limit)s bytes.", **p
-    ),
-    "discard_needs_going_out": lambda p: gettext(
-        "A last discard is given only when going out (“going_out”: true)."
-    ),
-    "game_variant_differs": lambda p: gettext(
-        "That game is played as %(game_variant)s, not %(variant)s: leave “variant” out or "
-        "name the game’s.",
-        **p,
-    ),
 }
 
-WEB_CODES: Final = frozenset(
-    {
-        # request bodies
-        "bad_json",
-        "not_an_object",
-        "missing_field",
-        "wrong_type",
-        "bad_language",
-        "too_many_melds",
-        "too_many_entries",
-        "payload_too_large",
-        "house_rule_syntax",
-        "discard_needs_going_out",
-        "game_variant_differs",
-        # numbers as typed
-        "not_a_number",
-        "out_of_range",
-        # games kept by the web layer
-        "game_not_found",
-        "stale_version",
-        "missing_token",
-        "bad_token",
-        "bad_idempotency_key",
-        "idempotency_key_reused",
-        "bad_import",
-        "duplicate_result",
-        "missing_result",
-        "mark_who_went_out",
-        # clubs
-        "club_not_found",
-        "missing_club_token",
-        "bad_club_token",
-        "empty_club_name",
-        "club_name_too_long",
-        "too_many_members",
-        "no_game_to_rematch",
-        "bad_club_import",
-        "bad_club_game",
-        "same_as_previous_round",
-        "choose_first_dealer",
-        # club nights
-        "event_not_found",
-        "stale_event_version",
-        "bad_event_date",
-        "no_names",
-        "one_name_at_a_time",
-        "swap_two_players",
-        "move_names_a_table",
-        "bad_event_file",
-    }
-)
-"""Codes the web layer adds to the engine's (bad request bodies, games as stored)."""
 
-MESSAGE_CODES: Final = frozenset(_MESSAGES)
+def register(sentences: Mapping[str, Message], *, naming_the_player: Iterable[str] = ()) -> None:
+    """A feature's codes and their sentences, registered beside its service (its `messages.py`,
+    imported with the feature's package); `naming_the_player`: those whose sentence names the
+    player itself (`describe_reason` puts no name in front). A code has one sentence: a code
+    registered twice is a mistake, said at import."""
+    for code, message in sentences.items():
+        if _MESSAGES.get(code, message) is not message:
+            raise ValueError(f"the code {code!r} has a sentence already")
+        _MESSAGES[code] = message
+    _NAMES_THE_PLAYER.update(naming_the_player)
+
+
+def message_codes() -> frozenset[str]:
+    """Every code with a sentence: the engine's rules' here, each feature's once it is imported
+    (`create_app` imports them all)."""
+    return frozenset(_MESSAGES)
+
+
+def web_codes() -> frozenset[str]:
+    """The codes the web layer adds to the engine's (bad request bodies, games as stored, ...)."""
+    return message_codes() - ALL_CODES
+
 
 #: Params that are words: each shown the way the table says it (``D♣`` in German).
 _WORDS: Final[Mapping[str, Callable[[Any], str]]] = {
@@ -727,21 +379,11 @@ _WORDS: Final[Mapping[str, Callable[[Any], str]]] = {
 }
 
 #: Codes whose sentence names the player; any other said of one player gets the name in front.
-_NAMES_THE_PLAYER: Final = frozenset(
-    {
-        "duplicate_result",
-        "missing_result",
-        "too_many_buys",
-        "out_with_cards",
-        "no_penalty",
-        "penalty_mismatch",
-        "hand_too_big",
-        "rummy_needs_going_out",
-        "impossible_penalty",
-        "penalty_below_whole_hand",
-        "hand_too_small",
-    }
-)
+_NAMES_THE_PLAYER: Final = {
+    "rummy_needs_going_out",
+    "impossible_penalty",
+    "penalty_below_whole_hand",
+}
 
 
 class _Params(dict[str, Any]):
