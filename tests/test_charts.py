@@ -1,4 +1,4 @@
-"""Charts (referee/web/charts.py): SVG the CSP lets through and a dark theme can colour, ticks
+"""Charts (plumbing/charts.py): SVG the CSP lets through and a dark theme can colour, ticks
 that hold every value, and the table of the numbers drawn."""
 
 from __future__ import annotations

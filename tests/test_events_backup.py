@@ -1,6 +1,6 @@
 """Club nights in a backup: an evening (its players, a started series, a table's result and its
 sealed QR tokens) comes back as it was; a backup whose evening does not read back through the
-engine is refused whole (backup_checks), nothing kept."""
+engine is refused whole (backup.checks), nothing kept."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading numbers people type (referee/web/inputs.py): the counts a form or a query sends."""
+"""Reading numbers people type (plumbing/numbers.py): the counts a form or a query sends."""
 
 from __future__ import annotations
 

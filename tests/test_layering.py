@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +70,18 @@ def test_games_import_no_club() -> None:
             if any(name.startswith(("referee.web.clubs", "..clubs")) for name in names):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == []
+
+
+def test_the_web_has_no_loose_module_and_every_folder_is_a_layer() -> None:
+    """`referee/web/` holds the app factory and folders that say their layer (ARCHITECTURE.md),
+    each of them in the `web` import contract's layers, so `lint-imports` keeps its arrows."""
+    web = ROOT / "referee" / "web"
+    assert sorted(path.name for path in web.glob("*.py")) == ["__init__.py"]
+    packages = {path.parent.name for path in web.glob("*/__init__.py")}
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(contract["layers"] for contract in contracts if contract["id"] == "web")
+    layered = {name.strip() for layer in layers for name in layer.split("|")}
+    assert packages == layered
+    architecture = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    assert all(f"    {name}/" in architecture for name in packages)

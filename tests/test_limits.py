@@ -1,4 +1,4 @@
-"""Rate limits (referee/web/limits.py): solving, writing, creating and importing are counted per
+"""Rate limits (plumbing/limits.py): solving, writing, creating and importing are counted per
 address; past a limit a 429 says so (JSON in the request's language under /api/, with
 Retry-After), the OpenAPI document lists it, and the limits are settings (the environment's
 too). The tests' apps run without limits (conftest) unless a test turns them on, as here."""

@@ -1,4 +1,4 @@
-/* Rummy Referee's service worker (rendered by referee/web/offline.py; shell {{ version }}).
+/* Rummy Referee's service worker (rendered by referee/web/plumbing/offline.py; shell {{ version }}).
  *
  * - The app shell is kept at install and served from the cache.
  * - Every game, rule and club page a phone opens is kept, network first: without signal the page

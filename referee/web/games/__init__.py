@@ -7,6 +7,6 @@ from flask import Blueprint
 bp = Blueprint("games", __name__)
 
 # The language of a game's pages is the game's (to a phone that chose none): create_app names
-# `game_id` among the records with a language of their own (referee/web/i18n.py).
+# `game_id` among the records with a language of their own (referee/web/plumbing/i18n.py).
 
 from . import chart, messages, queries, rounds, routes  # noqa: E402,F401

@@ -26,7 +26,7 @@ REF: Final = "#/components/schemas/{model}"
 COMMON_ANSWERS: Final[Mapping[int, tuple[type[BaseModel], str]]] = {
     413: (ErrorAnswer, "The body is over 64 KB (`payload_too_large`)."),
 }
-#: The answer of a call past its rate limit (referee/web/limits.py).
+#: The answer of a call past its rate limit (referee/web/plumbing/limits.py).
 TOO_MANY: Final = (
     ErrorAnswer,
     "Too many calls from this address in a short time (`too_many_requests`): wait the "
