@@ -20,7 +20,7 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 # Read by path: importing `referee.web` would need Flask, which a build does not install.
-RESOURCES = runpy.run_path(str(HERE / "referee" / "web" / "resources.py"))
+RESOURCES = runpy.run_path(str(HERE / "referee" / "web" / "plumbing" / "resources.py"))
 
 
 def _compile_catalogs(source: Path, target: Path) -> None:

@@ -1,6 +1,7 @@
-"""The shapes of /api/v1: every request body as a pydantic model that reads it, and every
-answer as a model that describes it. `openapi.py` builds the OpenAPI document from these same
-classes, so what is documented is what is read.
+"""The shapes every /api/v1 call shares: a body, an answer, an error, cards, house rules, a
+language, a name, and `read`. Each feature's own request bodies and answers are pydantic models
+built on these, in its `schemas.py` (the referee's in refereeing/schemas.py); `openapi.py`
+builds the OpenAPI document from those same classes, so what is documented is what is read.
 
 A request model reads types only (strictly: "3" is not a number, 1 is not true); what a value
 means (a card, a round of this variant) is the engine's to judge. Every list and object a model
