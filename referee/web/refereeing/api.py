@@ -1,4 +1,5 @@
-"""The JSON API, version 1: the variants, and the calls meld, contract, layoff, penalty, solve.
+"""The referee's JSON API, version 1: the variants, and the calls meld, contract, layoff,
+penalty, solve (blueprint "refereeing_api").
 
 Every answer is JSON, errors included: `{"error": {"code", "message", ...}}` in the request's
 language, 400 for bad input, 413 for a body over `bodies.MAX_BODY`.
