@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_events import OUT, evening, reasons_of_call
 
+from referee.engine.errors import GameRefused
 from referee.engine.events import Event, TableResult
-from referee.engine.game import Game, GameRefused, SeatResult
+from referee.engine.game import Game, SeatResult
 from referee.engine.variants import get_variant
 
 

@@ -15,7 +15,8 @@ from hypothesis.strategies import DataObject
 
 from referee.engine.cards import Card, full_deck, parse_card, parse_cards
 from referee.engine.contracts import ContractVerdict, check_contract
-from referee.engine.game import Game, GameRefused, SeatResult
+from referee.engine.errors import GameRefused
+from referee.engine.game import Game, SeatResult
 from referee.engine.layoffs import LayoffVerdict, SwapVerdict, check_joker_swap, check_layoff
 from referee.engine.melds import MeldVerdict, check_meld, shoe_violations
 from referee.engine.scoring import (

@@ -17,8 +17,7 @@ from flask.blueprints import BlueprintSetupState
 from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, Reason, reason
+from referee.engine.errors import GameRefused, Reason, RefereeError, reason
 from referee.engine.variants import get_variant
 from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented

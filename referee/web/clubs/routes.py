@@ -12,8 +12,8 @@ from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_percent, gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import Reason, name_key
+from referee.engine.errors import Reason, RefereeError
+from referee.engine.names import name_key
 from referee.engine.variants import VARIANTS, get_variant
 from referee.web import formats
 from referee.web.core.languages import LANGUAGES

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import GameRefused, reason
+from referee.engine.errors import GameRefused, reason
 from referee.engine.tournament import RankBy
 from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import GameRefused, reason
+from referee.engine.errors import GameRefused, reason
 from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer, ErrorDetail

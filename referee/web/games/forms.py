@@ -25,8 +25,9 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from referee.engine.cards import Rank, parse_cards
-from referee.engine.errors import RefereeError
-from referee.engine.game import MAX_NAME, MAX_SEATS, Game, Reason, SeatResult, reason
+from referee.engine.errors import Reason, RefereeError, reason
+from referee.engine.game import MAX_SEATS, Game, SeatResult
+from referee.engine.names import MAX_NAME
 from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
 from referee.web.core.languages import LANGUAGES
 from referee.web.inputs import WholeNumberField

@@ -19,8 +19,8 @@ from flask import Response, abort, jsonify, redirect, render_template, request, 
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, SeatResult
+from referee.engine.errors import GameRefused, RefereeError
+from referee.engine.game import SeatResult
 from referee.web.errors import wants_json
 from referee.web.i18n import current_language
 from referee.web.idempotency import form_fingerprint, key_of_request

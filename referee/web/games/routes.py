@@ -13,8 +13,8 @@ from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_time, gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused
+from referee.engine.errors import GameRefused, RefereeError
+from referee.engine.game import Game
 from referee.engine.variants import Variant, get_variant
 from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason

@@ -28,7 +28,8 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar, overload
 
 from sqlalchemy import Connection
 
-from referee.engine.game import Game, GameRefused, Reason, SeatResult, Step
+from referee.engine.errors import GameRefused, Reason
+from referee.engine.game import Game, SeatResult, Step
 from referee.web.core import ids
 from referee.web.core.signals import game_writing, game_written
 from referee.web.database import database
