@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from .errors import EventRefused, Reason, RefereeError, allowed, reason
 from .game import Game
+from .house_rules import apply_house_rules, get_variant
 from .names import clean_name, name_key, read_names
 from .seating import (
     MAX_PLAYERS,
@@ -55,13 +56,7 @@ from .tournament import (
     read_scheme,
     score_table,
 )
-from .variants import (
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
-    Scoring,
-    Variant,
-    apply_house_rules,
-    get_variant,
-)
+from .variants import MAX_ROUNDS_WITHOUT_CONTRACTS, Scoring, Variant
 
 #: Series an evening may have.
 MAX_SERIES: Final = 12

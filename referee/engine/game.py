@@ -22,6 +22,7 @@ from typing import Any, Final, Protocol
 
 from .cards import Card
 from .errors import GameRefused, Reason, RefereeError, allowed, reason
+from .house_rules import apply_house_rules, get_variant
 from .melds import shoe_violations
 from .names import clean_name, name_key, read_names
 from .scoring import (
@@ -41,8 +42,6 @@ from .variants import (
     Scoring,
     ShoeRule,
     Variant,
-    apply_house_rules,
-    get_variant,
 )
 
 #: The most seats at any table a variant or house rule allows.

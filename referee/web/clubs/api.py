@@ -18,7 +18,7 @@ from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
 from referee.engine.errors import GameRefused, Reason, RefereeError, reason
-from referee.engine.variants import get_variant
+from referee.engine.house_rules import get_variant
 from referee.web.api.bodies import guard, unauthorised
 from referee.web.api.openapi import Parameter, documented
 from referee.web.api.schemas import ErrorAnswer

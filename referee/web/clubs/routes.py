@@ -13,8 +13,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_percent, gettext
 
 from referee.engine.errors import Reason, RefereeError
+from referee.engine.house_rules import get_variant
 from referee.engine.names import name_key
-from referee.engine.variants import VARIANTS, get_variant
+from referee.engine.variants import VARIANTS
 from referee.web import formats
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import access as game_access

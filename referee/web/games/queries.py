@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, select
 
 from referee.engine.game import Action, Change, Game, History, Logged
-from referee.engine.variants import get_variant
+from referee.engine.house_rules import get_variant
 from referee.web.core import clock, ids
 from referee.web.database import database
 

@@ -15,7 +15,8 @@ from flask_babel import format_time, gettext
 
 from referee.engine.errors import GameRefused, RefereeError
 from referee.engine.game import Game
-from referee.engine.variants import Variant, get_variant
+from referee.engine.house_rules import get_variant
+from referee.engine.variants import Variant
 from referee.web.i18n import current_language
 from referee.web.messages import describe, describe_reason
 from referee.web.qr import qr_response
