@@ -21,6 +21,12 @@ from .errors import PlayersError, RoundError, UnknownVariantError
 MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
 
 
+def N_(name: str) -> str:
+    """A variant's name, in English, marked for the catalogs: the web layer says it in the
+    table's language (`words.variant_name`), translated once, from this one string."""
+    return name
+
+
 class AceRule(Enum):
     """Where an ace may stand in a run."""
 
@@ -521,7 +527,7 @@ def _to_json(value: Any) -> Any:
 
 CONTRACT: Final = Variant(
     id="contract",
-    name="Contract Rummy",
+    name=N_("Contract Rummy"),
     source="seeds 000 and 004",
     aliases=("zioncheck", "contract-rummy"),
     min_players=3,
@@ -539,7 +545,7 @@ CONTRACT: Final = Variant(
 
 SHANGHAI: Final = Variant(
     id="shanghai",
-    name="Shanghai Rummy",
+    name=N_("Shanghai Rummy"),
     source="seed 003",
     aliases=("shanghai-rummy",),
     min_players=3,
@@ -564,7 +570,7 @@ SHANGHAI: Final = Variant(
 
 ZIONCHECK_NL: Final = Variant(
     id="zioncheck-nl",
-    name="Contract Rummy (Dutch rules)",
+    name=N_("Contract Rummy (Dutch rules)"),
     source="seed 001",
     aliases=("contract-nl",),
     min_players=3,
@@ -596,7 +602,7 @@ ZIONCHECK_NL: Final = Variant(
 
 RUMMY: Final = Variant(
     id="rummy",
-    name="Rummy",
+    name=N_("Rummy"),
     source="seed 002",
     aliases=("rommé", "romme", "basic-rummy"),
     min_players=2,
@@ -627,7 +633,7 @@ RUMMY: Final = Variant(
 FRUSTRATION: Final = dataclasses.replace(
     CONTRACT,
     id="frustration",
-    name="Frustration Rummy",
+    name=N_("Frustration Rummy"),
     source="seed 000, named variations",
     aliases=("frustration-rummy",),
     buying=True,
@@ -637,7 +643,7 @@ FRUSTRATION: Final = dataclasses.replace(
 JOKER_RUMMY: Final = dataclasses.replace(
     CONTRACT,
     id="joker-rummy",
-    name="Joker Rummy",
+    name=N_("Joker Rummy"),
     source="seed 000, named variations",
     aliases=(),
     shoe=(ShoeRule(3, 4, 2, 6), ShoeRule(5, 6, 3, 8), ShoeRule(7, 8, 3, 8)),
@@ -647,7 +653,7 @@ JOKER_RUMMY: Final = dataclasses.replace(
 PROGRESSIVE: Final = dataclasses.replace(
     CONTRACT,
     id="progressive",
-    name="Progressive Rummy",
+    name=N_("Progressive Rummy"),
     source="seed 000, named variations",
     aliases=("progressive-rummy",),
     deal=(10, 11, 12, 13, 14, 15, 16),
@@ -657,7 +663,7 @@ PROGRESSIVE: Final = dataclasses.replace(
 SHORT: Final = dataclasses.replace(
     CONTRACT,
     id="short",
-    name="Short Contract Rummy",
+    name=N_("Short Contract Rummy"),
     source="seed 000, named variations",
     aliases=("short-game",),
     contracts=tuple(c for n, c in enumerate(_CONTRACT_TABLE, start=1) if n not in (5, 6)),

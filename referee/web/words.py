@@ -24,7 +24,15 @@ from referee.engine.cards import (
     parse_card,
 )
 from referee.engine.errors import RefereeError
-from referee.engine.variants import HOUSE_RULES, Contract, RuleKind, Scoring, ShoeRule, Variant
+from referee.engine.variants import (
+    HOUSE_RULES,
+    VARIANTS,
+    Contract,
+    RuleKind,
+    Scoring,
+    ShoeRule,
+    Variant,
+)
 
 # -- the current language -----------------------------------------------------------------
 
@@ -308,17 +316,6 @@ def multiplier_text(factor: int) -> str:
 
 # -- variants -----------------------------------------------------------------------------
 
-_VARIANT_NAMES: Final[Mapping[str, Any]] = {
-    "contract": _l("Contract Rummy"),
-    "shanghai": _l("Shanghai Rummy"),
-    "zioncheck-nl": _l("Contract Rummy (Dutch rules)"),
-    "rummy": _l("Rummy"),
-    "frustration": _l("Frustration Rummy"),
-    "joker-rummy": _l("Joker Rummy"),
-    "progressive": _l("Progressive Rummy"),
-    "short": _l("Short Contract Rummy"),
-}
-
 _VARIANT_SUMMARIES: Final[Mapping[str, Any]] = {
     "contract": _l(
         "Seven rounds, each with its contract of sets and runs; two or three decks with "
@@ -352,10 +349,11 @@ def _variant_id(variant: Any) -> str:
 
 
 def variant_name(variant_id: Any) -> str:
-    """The variant's name in the current language (an id or a Variant)."""
+    """The variant's name in the current language (an id or a Variant): the engine's name,
+    translated (the catalogs take it from `engine/variants.py`, where `N_` marks it)."""
     key = _variant_id(variant_id)
-    name = _VARIANT_NAMES.get(key)
-    return str(name) if name is not None else key
+    variant = VARIANTS.get(key)
+    return gettext(variant.name) if variant is not None else key
 
 
 def variant_summary(variant_id: Any) -> str:
