@@ -1,4 +1,9 @@
-"""The engine's errors and rule verdicts: stable codes with plain parameters, no words."""
+"""The engine's errors, refusals and rule verdicts: stable codes with plain parameters, no words.
+
+A `RefereeError` is input the engine cannot work with; a refusal (`GameRefused`, an evening's
+`EventRefused`) gives every `Reason` an operation is refused at once, and `allowed` turns a
+`verify_x()` into its `can_x()`, for a game, a club and an evening alike.
+"""
 
 from __future__ import annotations
 
