@@ -402,3 +402,26 @@ def test_a_round_save_reads_the_game_once(client: FlaskClient) -> None:
     assert len([s for s in statements if "newest.version" in s]) == 1  # the game's row
     assert len(statements) == 11, statements
     assert _game(client, location).rounds[0].scores == (0, 10, 20)
+
+
+def test_a_round_sent_to_the_api_reads_the_game_once_too(client: FlaskClient) -> None:
+    """The API's token check loads the game the service writes from (16 statements before
+    issue 30, the game read three times; 11 now)."""
+    game = client.post("/api/v1/games", json={"variant": "contract", "players": ["A", "B", "C"]})
+    created = game.get_json()
+    results = [
+        {"player": "A", "went_out": True},
+        {"player": "B", "penalty": 10},
+        {"player": "C", "penalty": 20},
+    ]
+    body = {"version": 1, "round": 1, "results": results}
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    answer: list[Any] = []
+    url = f"/api/v1/games/{created['id']}/rounds"
+    statements = _statements_of(
+        client, lambda: answer.append(client.post(url, json=body, headers=auth))
+    )
+    assert answer[0].status_code == 200, answer[0].get_json()
+    assert answer[0].get_json()["version"] == 2
+    assert len([s for s in statements if "FROM game_rounds" in s]) == 1, statements
+    assert len([s for s in statements if "newest.version" in s]) == 1
