@@ -31,10 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.engine.cards import JOKER, SUITS, Card, Rank, full_deck
 from referee.engine.contracts import check_contract
+from referee.engine.house_rules import get_variant
 from referee.engine.melds import check_meld
 from referee.engine.scoring import max_hand_size
 from referee.engine.solver import Solution, solve
-from referee.engine.variants import VARIANTS, Variant, get_variant
+from referee.engine.variants import VARIANTS, Variant
 
 SEED = 20240601
 PLAYERS = 4

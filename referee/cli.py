@@ -278,7 +278,7 @@ def _meld_lines(meld: dict[str, Any], indent: str = "") -> list[str]:
 
 
 def _contract_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
-    from referee.engine.variants import get_variant
+    from referee.engine.house_rules import get_variant
     from referee.web.vocabulary.words import contract_text
 
     contract = get_variant(body["variant"], body.get("house_rules")).contract_for(body["round"])
@@ -321,7 +321,7 @@ def _penalty_lines(answer: dict[str, Any]) -> list[str]:
 
 
 def _solve_lines(body: dict[str, Any], answer: dict[str, Any]) -> list[str]:
-    from referee.engine.variants import get_variant
+    from referee.engine.house_rules import get_variant
 
     lines: list[str] = [f"- {error['message']}" for error in answer.get("errors", [])]
     if not get_variant(body["variant"], body.get("house_rules")).has_contracts:

@@ -21,7 +21,8 @@ from referee.engine.club import (
     read_club_name,
     read_members,
 )
-from referee.engine.game import MAX_NAME, GameRefused
+from referee.engine.errors import GameRefused
+from referee.engine.names import MAX_NAME
 from referee.engine.ratings import rate_in_order
 from referee.engine.records import GameRecord, SeatRecord, record_of
 

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from referee.engine.cards import LANGUAGES as CARD_LANGUAGES
+from referee.engine import languages
+from referee.engine.cards import LOCAL_RANK_LETTERS
 from referee.web.core import clock, ids
 from referee.web.core.errors import NotFound, StoreError
 from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
@@ -48,7 +49,9 @@ def test_the_clock_is_utc_and_reads_back_naive_times_as_utc() -> None:
 def test_one_list_of_languages_and_the_cards_know_each() -> None:
     assert list(LANGUAGES) == ["en", "de", "nl", "pt", "fr", "es"]
     assert DEFAULT_LANGUAGE in LANGUAGES
-    assert set(CARD_LANGUAGES) <= set(LANGUAGES)
+    # One list, the engine's: the web names it, the card reader has letters for each.
+    assert tuple(LANGUAGES) == languages.LANGUAGES == tuple(LOCAL_RANK_LETTERS)
+    assert DEFAULT_LANGUAGE == languages.DEFAULT_LANGUAGE
     assert supported(" DE ") == "de"
     assert supported("xx") is None and supported(None) is None
 

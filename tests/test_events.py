@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.errors import ERROR_CODES, EVENT_CODES, GAME_CODES
+from referee.engine.errors import ERROR_CODES, EVENT_CODES, GAME_CODES, EventRefused, GameRefused
 from referee.engine.events import (
     MAX_EVENT_NAME,
     MAX_SEED,
@@ -23,7 +23,7 @@ from referee.engine.events import (
     Event,
     TableResult,
 )
-from referee.engine.game import EventRefused, Game, GameRefused, SeatResult
+from referee.engine.game import Game, SeatResult
 from referee.engine.seating import MAX_PLAYERS, DrawMethod, TableSize
 from referee.engine.tournament import PLACEMENT, Criterion, RankBy
 

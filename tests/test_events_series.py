@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_events import OUT, evening, reasons_of_call
 
+from referee.engine.errors import GameRefused
 from referee.engine.events import Event, TableResult
-from referee.engine.game import Game, GameRefused, SeatResult
-from referee.engine.variants import get_variant
+from referee.engine.game import Game, SeatResult
+from referee.engine.house_rules import get_variant
 
 
 def _round(seats: int, out: int, penalty: int) -> list[SeatResult]:

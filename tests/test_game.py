@@ -10,14 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.cards import parse_cards
-from referee.engine.game import (
-    MAX_NAME,
-    Action,
-    Change,
-    Game,
-    GameRefused,
-    SeatResult,
-)
+from referee.engine.errors import GameRefused
+from referee.engine.game import Action, Change, Game, SeatResult
+from referee.engine.names import MAX_NAME
 from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS
 
 OUT = SeatResult(went_out=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from referee.engine.game import GameRefused
+from referee.engine.errors import GameRefused
 from referee.web.core.signals import game_written
 from referee.web.games import exports, queries, service
 from referee.web.games.queries import StoredGame
@@ -393,7 +393,8 @@ def test_a_round_that_scores_as_the_one_before_is_asked_about_unless_the_table_s
 def test_seats_that_could_not_be_read_are_refused_beside_what_the_rules_say_of_the_rest(
     ctx: Flask,
 ) -> None:
-    from referee.engine.game import SeatResult, reason
+    from referee.engine.errors import reason
+    from referee.engine.game import SeatResult
 
     game, _ = create_game("contract", ["Ann", "Bo", "Cy"])
     unread = reason("bad_card", player=2, field="cards", token="ZZ")
@@ -496,7 +497,7 @@ def test_a_receiver_that_fails_takes_the_write_back_with_it(ctx: Flask) -> None:
 
 
 def test_a_game_filed_elsewhere_is_kept_with_its_filing_or_not_at_all(ctx: Flask) -> None:
-    from referee.engine.game import reason
+    from referee.engine.errors import reason
 
     filed: list[str] = []
 

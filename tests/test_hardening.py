@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.engine.game import clean_name, name_key, read_names
+from referee.engine.names import clean_name, name_key, read_names
 from referee.web import create_app
 from referee.web.core.spreadsheets import csv_cell
 from referee.web.plumbing import hosting

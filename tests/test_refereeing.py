@@ -11,7 +11,8 @@ import pytest
 from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
-from referee.engine.cards import LANGUAGES, LOCAL_RANK_LETTERS
+from referee.engine.cards import LOCAL_RANK_LETTERS
+from referee.engine.languages import LANGUAGES
 from referee.web.refereeing.checks import split_melds
 from referee.web.vocabulary.picker import card_picker_setup
 
@@ -470,9 +471,9 @@ def test_the_page_says_what_the_api_says(
 ) -> None:
     from referee.engine.cards import parse_cards
     from referee.engine.contracts import check_contract
+    from referee.engine.house_rules import get_variant
     from referee.engine.layoffs import check_joker_swap, check_layoff
     from referee.engine.melds import check_meld
-    from referee.engine.variants import get_variant
     from referee.web.refereeing import verdicts
 
     variant = get_variant(fields.get("variant", "contract"))

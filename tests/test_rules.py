@@ -11,6 +11,7 @@ import pytest
 
 from referee.engine.cards import parse_card, parse_cards
 from referee.engine.contracts import ContractVerdict, check_contract
+from referee.engine.house_rules import get_variant
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import MeldKind, MeldVerdict, check_meld
 from referee.engine.scoring import (
@@ -21,7 +22,7 @@ from referee.engine.scoring import (
     score_round,
     standings,
 )
-from referee.engine.variants import VARIANTS, Contract, GoingOutDiscard, Variant, get_variant
+from referee.engine.variants import VARIANTS, Contract, GoingOutDiscard, Variant
 
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")

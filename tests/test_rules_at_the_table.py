@@ -15,7 +15,9 @@ from hypothesis.strategies import DataObject
 
 from referee.engine.cards import Card, full_deck, parse_card, parse_cards
 from referee.engine.contracts import ContractVerdict, check_contract
-from referee.engine.game import Game, GameRefused, SeatResult
+from referee.engine.errors import GameRefused
+from referee.engine.game import Game, SeatResult
+from referee.engine.house_rules import get_variant
 from referee.engine.layoffs import LayoffVerdict, SwapVerdict, check_joker_swap, check_layoff
 from referee.engine.melds import MeldVerdict, check_meld, shoe_violations
 from referee.engine.scoring import (
@@ -29,7 +31,7 @@ from referee.engine.scoring import (
     score_round,
     standings,
 )
-from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, Variant, get_variant
+from referee.engine.variants import VARIANTS, ContractDown, GoingOutDiscard, Variant
 
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")

@@ -34,10 +34,11 @@ from referee.engine.cards import JOKER, Card, Rank, Suit, full_deck, parse_card,
 from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game, SeatResult
+from referee.engine.house_rules import get_variant
 from referee.engine.melds import MeldKind
 from referee.engine.scoring import least_whole_hand, max_hand_size
 from referee.engine.solver import solve
-from referee.engine.variants import VARIANTS, Variant, get_variant
+from referee.engine.variants import VARIANTS, Variant
 from referee.web.printing.rulebook import Rulebook
 from referee.web.printing.sheets import game_sheet
 from referee.web.vocabulary.house_rules import table_rules

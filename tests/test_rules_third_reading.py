@@ -23,10 +23,11 @@ from referee.engine.cards import parse_card, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import PlayersError, RefereeError
 from referee.engine.game import Game, SeatResult, table_house_rules
+from referee.engine.house_rules import get_variant
 from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import check_meld
 from referee.engine.scoring import max_hand_size
-from referee.engine.variants import ContractDown, get_variant
+from referee.engine.variants import ContractDown
 from referee.web.printing.rulebook import Rulebook, build_rulebook
 from referee.web.vocabulary.house_rules import table_rules
 from referee.web.vocabulary.words import contract_text, variant_summary

@@ -18,10 +18,11 @@ from referee.engine.candidates import Hand, cannot_meet, rules_for
 from referee.engine.cards import JOKER, SUITS, Card, Rank, parse_cards
 from referee.engine.contracts import check_contract
 from referee.engine.errors import RefereeError
+from referee.engine.house_rules import get_variant
 from referee.engine.melds import MeldKind, Reading, check_meld
 from referee.engine.scoring import max_hand_size, penalty_of, verify_hand_size
 from referee.engine.solver import MAX_MISSING, Budget, Solution, _Clock, _Search, solve
-from referee.engine.variants import VARIANTS, Variant, get_variant
+from referee.engine.variants import VARIANTS, Variant
 
 CONTRACT = get_variant("contract")
 SHANGHAI = get_variant("shanghai")

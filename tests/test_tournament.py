@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.game import EventRefused
+from referee.engine.errors import EventRefused
 from referee.engine.tournament import (
     PLACEMENT,
     POINTS_ONLY,

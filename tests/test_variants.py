@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from enum import Enum
 from typing import Any
 
 import pytest
 
 from referee.engine.cards import JOKER, full_deck
 from referee.engine.errors import HouseRuleError, PlayersError, RoundError, UnknownVariantError
+from referee.engine.house_rules import READERS, get_variant, parse_contract
 from referee.engine.melds import check_meld
 from referee.engine.scoring import penalty_of, value_classes
 from referee.engine.variants import (
+    HOUSE_RULE,
     HOUSE_RULES,
     VARIANTS,
     Contract,
+    RuleKind,
     Variant,
-    get_variant,
-    parse_contract,
+    find_variant,
 )
 
 SPEC_IDS = [
@@ -34,6 +38,23 @@ SPEC_IDS = [
 
 def test_registry_has_exactly_the_spec_ids_in_order() -> None:
     assert list(VARIANTS) == SPEC_IDS
+
+
+def test_house_rules_are_the_variant_fields_that_say_so_each_kind_read_one_way() -> None:
+    """Issue 30: a house rule is declared once, in its field's metadata; its kind is an Enum
+    every reader, form and document goes by."""
+    marked = [f.name for f in dataclasses.fields(Variant) if HOUSE_RULE in f.metadata]
+    assert list(HOUSE_RULES) == marked and "scoring" not in marked
+    assert set(READERS) == set(RuleKind)
+    contract = VARIANTS["contract"]
+    for name, rule in HOUSE_RULES.items():
+        value = getattr(contract, name)
+        assert (rule.kind is RuleKind.CHOICE) == isinstance(value, Enum), name
+        if rule.kind is RuleKind.CHOICE:
+            assert rule.choices == tuple(member.value for member in type(value))
+    assert find_variant(" Zioncheck ") is VARIANTS["contract"]
+    with pytest.raises(UnknownVariantError):
+        find_variant("canasta")
 
 
 @pytest.mark.parametrize(

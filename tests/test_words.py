@@ -12,7 +12,8 @@ from flask import Flask
 from flask_babel import force_locale
 
 from referee.engine.cards import Card, Rank, Suit
-from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, get_variant
+from referee.engine.house_rules import get_variant
+from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule
 from referee.web.vocabulary.words import (
     card_label,
     cards_notation,

@@ -13,6 +13,7 @@ from enum import Enum, IntEnum
 from typing import Final
 
 from .errors import CardNotationError
+from .languages import LANGUAGES
 
 
 class Suit(Enum):
@@ -74,17 +75,18 @@ _RANK_LETTERS: Final = {
     **{rank: str(int(rank)) for rank in Rank if 2 <= rank <= 10},
 }
 
-# Rank letters a table says aloud, by language (RULES.md). English letters are always read too.
-LOCAL_RANK_LETTERS: Final[Mapping[str, Mapping[str, Rank]]] = {
-    "en": {},
-    "es": {},
+# Rank letters a table says aloud where they are not the English ones (RULES.md).
+_OWN_RANK_LETTERS: Final[Mapping[str, Mapping[str, Rank]]] = {
     "de": {"B": Rank.JACK, "D": Rank.QUEEN, "K": Rank.KING, "A": Rank.ACE},
     "nl": {"B": Rank.JACK, "V": Rank.QUEEN, "H": Rank.KING, "A": Rank.ACE},
     "pt": {"V": Rank.JACK, "D": Rank.QUEEN, "R": Rank.KING, "A": Rank.ACE},
     "fr": {"V": Rank.JACK, "D": Rank.QUEEN, "R": Rank.KING, "A": Rank.ACE},
 }
-
-LANGUAGES: Final = tuple(LOCAL_RANK_LETTERS)
+# Rank letters a table says aloud, by language (every one we speak, in `LANGUAGES` order).
+# English letters are always read too.
+LOCAL_RANK_LETTERS: Final[Mapping[str, Mapping[str, Rank]]] = {
+    lang: _OWN_RANK_LETTERS.get(lang, {}) for lang in LANGUAGES
+}
 
 # Suit letters a table writes, by language, read beside C D H S and the symbols. Only where they
 # cannot be read as another suit's English letter: a Dutch table writes R (ruiten) and K

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final
 
-from .game import MAX_NAME, GameRefused, Reason, clean_name, name_key, read_names, reason
+from .errors import GameRefused, Reason, allowed, reason
+from .names import clean_name, is_read_name, name_key, read_name
 from .ratings import Rating, rate_in_order
 from .records import GameRecord
 
@@ -52,24 +53,20 @@ def read_club_name(raw: Any) -> tuple[str, list[Reason]]:
 
 def read_members(raw: Any) -> tuple[tuple[str, ...], list[Reason]]:
     """Members' names as typed or sent (a club file's list): each read as a player's name is
-    (`game.read_names`, one rule for both), a name given twice kept once."""
+    (`names.read_name`, one rule for both), a name given twice kept once."""
     if isinstance(raw, str) or not isinstance(raw, Sequence):
         return (), [reason("bad_input", field="members")]
     names: list[str] = []
     reasons: list[Reason] = []
     seen: set[str] = set()
     for index, value in enumerate(raw):
-        read, found = read_names([value])
-        reasons.extend(replace(r, player=index, field="members") for r in found)
-        if read and read[0] and name_key(read[0]) not in seen:
-            seen.add(name_key(read[0]))
-            names.append(read[0])
+        name, wrong = read_name(value, seat=index, field="members")
+        if wrong is not None:
+            reasons.append(wrong)
+        if name and name_key(name) not in seen:
+            seen.add(name_key(name))
+            names.append(name)
     return tuple(names), reasons
-
-
-def _not_a_name(name: str) -> bool:
-    """Whether a name could not have come from `read_names` (a game's players always did)."""
-    return not name or clean_name(name) != name or len(name) > MAX_NAME
 
 
 # -- the club ---------------------------------------------------------------------------------
@@ -139,14 +136,14 @@ class Club:
         reasons = [
             reason("bad_input", player=seat, field="players")
             for seat, name in enumerate(players)
-            if _not_a_name(name)
+            if not is_read_name(name)
         ]
         reasons.extend(self._room_reasons(players, "players"))
         if reasons:
             raise GameRefused(reasons)
 
     def can_file(self, players: Sequence[str]) -> bool:
-        return _allowed(lambda: self.verify_filing(players))
+        return allowed(lambda: self.verify_filing(players))
 
     def file(self, players: Sequence[str]) -> Joined:
         """The club with the game's newcomers as members."""
@@ -164,7 +161,7 @@ class Club:
             raise GameRefused(reasons)
 
     def can_add(self, names: Any) -> bool:
-        return _allowed(lambda: self.verify_adding(names))
+        return allowed(lambda: self.verify_adding(names))
 
     def add(self, names: Any) -> Joined:
         """The club with `names` as members (those already in it are left as they are)."""
@@ -273,11 +270,3 @@ def _rate_again(games: list[ClubGame], chain: str, variant: str | None, start: i
         game = games[index]
         if game.ratings.get(chain) != after:
             games[index] = replace(game, ratings={**game.ratings, chain: after})
-
-
-def _allowed(verify: Any) -> bool:
-    try:
-        verify()
-    except GameRefused:
-        return False
-    return True

@@ -1,8 +1,13 @@
-"""The engine's errors and rule verdicts: stable codes with plain parameters, no words."""
+"""The engine's errors, refusals and rule verdicts: stable codes with plain parameters, no words.
+
+A `RefereeError` is input the engine cannot work with; a refusal (`GameRefused`, an evening's
+`EventRefused`) gives every `Reason` an operation is refused at once, and `allowed` turns a
+`verify_x()` into its `can_x()`, for a game, a club and an evening alike.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -53,6 +58,64 @@ class PlayersError(RefereeError):
     """A number of players the variant does not allow."""
 
     code = "bad_players"
+
+
+# -- what a refusal says ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason an operation is refused: a code with its params, and what it is about."""
+
+    code: str
+    params: Params = field(default_factory=lambda: _EMPTY)
+    player: int | None = None  # the seat it is about
+    field: str | None = None  # the input it is about: round, went_out, penalty, cards, buys...
+
+    @classmethod
+    def of(cls, error: RefereeError, *, field: str | None = None) -> Reason:
+        """An input error (a bad variant, house rule, round...) as a reason, said of `field`."""
+        return cls(error.code, MappingProxyType(error.params), None, field)
+
+
+def reason(
+    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
+) -> Reason:
+    """A reason to refuse, with its params, said of a seat and an input where there is one."""
+    return Reason(code, MappingProxyType(params), player, field)
+
+
+class GameRefused(RefereeError):
+    """An operation the game cannot take; `reasons` holds every reason, the first one first.
+
+    The error's own `code` and `params` are the first reason's, so it reads like any other
+    `RefereeError` where one sentence is enough.
+    """
+
+    def __init__(self, reasons: Sequence[Reason]) -> None:
+        if not reasons:
+            raise ValueError("a refusal needs at least one reason")
+        first = reasons[0]
+        super().__init__(first.code, **first.params)
+        self.reasons: tuple[Reason, ...] = tuple(reasons)
+
+
+class EventRefused(GameRefused):
+    """An operation a club night cannot take (`referee.engine.events`): the same shape as a
+    game's refusal, every reason at once, so a caller that answers one answers the other."""
+
+
+def allowed(verify: Callable[[], object]) -> bool:
+    """Whether `verify()` lets the operation through: the `can_x()` of pokerkit's trio, from
+    its `verify_x()` (a game's, a club's, an evening's)."""
+    try:
+        verify()
+    except GameRefused:
+        return False
+    return True
+
+
+# -- rule verdicts ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -29,16 +29,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from .errors import RefereeError
-from .game import (
-    EventRefused,
-    Game,
-    Reason,
-    clean_name,
-    name_key,
-    read_names,
-    reason,
-)
+from .errors import EventRefused, Reason, RefereeError, allowed, reason
+from .game import Game
+from .house_rules import apply_house_rules, get_variant
+from .names import clean_name, name_key, read_names
 from .seating import (
     MAX_PLAYERS,
     DrawMethod,
@@ -62,13 +56,7 @@ from .tournament import (
     read_scheme,
     score_table,
 )
-from .variants import (
-    MAX_ROUNDS_WITHOUT_CONTRACTS,
-    Scoring,
-    Variant,
-    apply_house_rules,
-    get_variant,
-)
+from .variants import MAX_ROUNDS_WITHOUT_CONTRACTS, Scoring, Variant
 
 #: Series an evening may have.
 MAX_SERIES: Final = 12
@@ -82,14 +70,6 @@ MAX_GAME_ID: Final = 64
 
 def _refuse(code: str, /, *, field: str | None = None, **params: Any) -> EventRefused:
     return EventRefused([reason(code, field=field, **params)])
-
-
-def _allowed(verify: Any) -> bool:
-    try:
-        verify()
-    except EventRefused:
-        return False
-    return True
 
 
 def _whole(value: Any) -> bool:
@@ -349,7 +329,7 @@ class Event:
             raise _refuse("too_many_players", field="name", players=here + 1, max=MAX_PLAYERS)
 
     def can_check_in(self, name: str) -> bool:
-        return _allowed(lambda: self.verify_check_in(name))
+        return allowed(lambda: self.verify_check_in(name))
 
     def check_in(self, name: str) -> Event:
         """The evening with `name` drawn from the next series on (a player who left comes
@@ -385,7 +365,7 @@ class Event:
                 )
 
     def can_leave(self, name: str) -> bool:
-        return _allowed(lambda: self.verify_leave(name))
+        return allowed(lambda: self.verify_leave(name))
 
     def leave(self, name: str) -> Event:
         """The evening with `name` out of every series not drawn yet; what they scored stays."""
@@ -434,7 +414,7 @@ class Event:
     def can_draw(
         self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
     ) -> bool:
-        return _allowed(lambda: self.verify_draw(number, method, seed))
+        return allowed(lambda: self.verify_draw(number, method, seed))
 
     def draw_series(
         self, number: int, method: DrawMethod | str | None = None, seed: int | None = None
@@ -479,7 +459,7 @@ class Event:
             raise _refuse("series_started", field="series", series=number)
 
     def can_withdraw(self, number: int) -> bool:
-        return _allowed(lambda: self.verify_withdraw(number))
+        return allowed(lambda: self.verify_withdraw(number))
 
     def withdraw_series(self, number: int) -> Event:
         """The evening as before series `number` was drawn (to draw it again: a late arrival,
@@ -492,7 +472,7 @@ class Event:
         self.verify_withdraw(number)
 
     def can_start(self, number: int) -> bool:
-        return _allowed(lambda: self.verify_start(number))
+        return allowed(lambda: self.verify_start(number))
 
     def start_series(self, number: int) -> Event:
         """The evening with series `number` started: its seats are fixed from now on."""
@@ -525,7 +505,7 @@ class Event:
             raise EventRefused(reasons)
 
     def can_swap(self, number: int, first: str, second: str) -> bool:
-        return _allowed(lambda: self.verify_swap(number, first, second))
+        return allowed(lambda: self.verify_swap(number, first, second))
 
     def swap(self, number: int, first: str, second: str) -> Event:
         """The evening with `first` and `second` in each other's seats in series `number`."""
@@ -567,7 +547,7 @@ class Event:
             raise EventRefused(reasons)
 
     def can_move(self, number: int, name: str, table: int) -> bool:
-        return _allowed(lambda: self.verify_move(number, name, table))
+        return allowed(lambda: self.verify_move(number, name, table))
 
     def move(self, number: int, name: str, table: int) -> Event:
         """The evening with `name` moved to the last seat of `table` in series `number`."""
@@ -601,7 +581,7 @@ class Event:
             raise _refuse("series_not_closed", field="series", series=number)
 
     def can_reopen(self, number: int) -> bool:
-        return _allowed(lambda: self.verify_reopen(number))
+        return allowed(lambda: self.verify_reopen(number))
 
     def reopen_series(self, number: int) -> Event:
         """The evening with series `number` open again: its tables may change their results
@@ -620,7 +600,7 @@ class Event:
             )
 
     def can_close(self, number: int) -> bool:
-        return _allowed(lambda: self.verify_close(number))
+        return allowed(lambda: self.verify_close(number))
 
     def close_series(self, number: int) -> Event:
         """The evening with series `number`, reopened, fixed again."""
@@ -638,7 +618,7 @@ class Event:
             raise _refuse("game_already_attached", field="game_id", series=number, table=table)
 
     def can_attach(self, number: int, table: int, game_id: str) -> bool:
-        return _allowed(lambda: self.verify_attach(number, table, game_id))
+        return allowed(lambda: self.verify_attach(number, table, game_id))
 
     def attach_game(self, number: int, table: int, game_id: str) -> Event:
         """The evening with `game_id` filed at that table."""
@@ -670,7 +650,7 @@ class Event:
             raise EventRefused(reasons)
 
     def can_record_result(self, number: int, table: int, result: TableResult) -> bool:
-        return _allowed(lambda: self.verify_result(number, table, result))
+        return allowed(lambda: self.verify_result(number, table, result))
 
     def record_result(self, number: int, table: int, result: TableResult) -> Event:
         """The evening with that table's result as given (a later result replaces it: a

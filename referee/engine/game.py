@@ -14,17 +14,17 @@ round ended: went out, or holding cards worth a penalty.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from functools import cached_property, lru_cache
-from types import MappingProxyType
+from functools import cached_property
 from typing import Any, Final, Protocol
 
 from .cards import Card
-from .errors import Params, RefereeError
+from .errors import GameRefused, Reason, RefereeError, allowed, reason
+from .house_rules import apply_house_rules, get_variant
 from .melds import shoe_violations
+from .names import clean_name, name_key, read_names
 from .scoring import (
     PlayerResult,
     Standings,
@@ -42,55 +42,10 @@ from .variants import (
     Scoring,
     ShoeRule,
     Variant,
-    apply_house_rules,
-    get_variant,
 )
 
-#: The longest player name, in characters.
-MAX_NAME: Final = 24
 #: The most seats at any table a variant or house rule allows.
 MAX_SEATS: Final = HOUSE_RULES["max_players"].high
-_EMPTY: Final[Params] = MappingProxyType({})
-
-
-# -- what a refusal says ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Reason:
-    """One reason an operation is refused: a code with its params, and what it is about."""
-
-    code: str
-    params: Params = field(default_factory=lambda: _EMPTY)
-    player: int | None = None  # the seat it is about
-    field: str | None = None  # the input it is about: round, went_out, penalty, cards, buys...
-
-
-class GameRefused(RefereeError):
-    """An operation the game cannot take; `reasons` holds every reason, the first one first.
-
-    The error's own `code` and `params` are the first reason's, so it reads like any other
-    `RefereeError` where one sentence is enough.
-    """
-
-    def __init__(self, reasons: Sequence[Reason]) -> None:
-        if not reasons:
-            raise ValueError("a refusal needs at least one reason")
-        first = reasons[0]
-        super().__init__(first.code, **first.params)
-        self.reasons: tuple[Reason, ...] = tuple(reasons)
-
-
-class EventRefused(GameRefused):
-    """An operation a club night cannot take (`referee.engine.events`): the same shape as a
-    game's refusal, every reason at once, so a caller that answers one answers the other."""
-
-
-def reason(
-    code: str, /, *, player: int | None = None, field: str | None = None, **params: Any
-) -> Reason:
-    """A reason to refuse, with its params, said of a seat and an input where there is one."""
-    return Reason(code, MappingProxyType(params), player, field)
 
 
 def _refuse(
@@ -267,77 +222,6 @@ class History:
 # -- players ----------------------------------------------------------------------------------
 
 
-#: Characters a name never keeps: they are invisible, or turn the text around them (a name
-#: that reverses the score table's row). Zero-width joiners stay: emoji and some scripts need them.
-_INVISIBLE: Final = frozenset(
-    "\u00ad\u061c\u180e\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
-)
-
-
-def _name_char(char: str) -> bool:
-    if char in _INVISIBLE:
-        return False
-    category = unicodedata.category(char)
-    # Controls (but whitespace, collapsed below), unassigned, private use and surrogates.
-    return char.isspace() or category not in ("Cc", "Cn", "Co", "Cs")
-
-
-class _NameChars(dict[int, int | None]):
-    """`str.translate`'s table for a name: each character kept or dropped (None), worked out
-    the first time it is seen, so a name is cleaned at the speed of a lookup per character
-    (a 64 KB one in milliseconds). Only so many are kept: any text at all may be sent."""
-
-    def __missing__(self, code: int) -> int | None:
-        kept = code if _name_char(chr(code)) else None
-        if len(self) < 4096:
-            self[code] = kept
-        return kept
-
-
-_NAME_CHARS: Final = _NameChars()
-
-
-def clean_name(raw: str) -> str:
-    """A name as the table sees it: controls, zero-width and direction-changing characters
-    taken out, inner whitespace collapsed, ends trimmed; "" when nothing visible is left."""
-    name = " ".join(raw.translate(_NAME_CHARS).split())
-    visible = any(unicodedata.category(char)[0] not in ("C", "M", "Z") for char in name)
-    return name if visible else ""
-
-
-@lru_cache(maxsize=4096)  # a club's board compares the same few names thousands of times
-def name_key(name: str) -> str:
-    """What two names are compared by: the same letters, whatever their case, form, width or
-    invisible joiners ("Ａnn", "ANN" and "An\u200dn" are all "ann")."""
-    folded = unicodedata.normalize("NFKC", clean_name(name)).casefold()
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
-
-
-def read_names(players: Sequence[Any]) -> tuple[tuple[str, ...], list[Reason]]:
-    """The names cleaned, and every reason they cannot be a table's players."""
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        return (), [reason("bad_input", field="players")]
-    names: list[str] = []
-    reasons: list[Reason] = []
-    seen: set[str] = set()
-    for seat, raw in enumerate(players):
-        if not isinstance(raw, str):
-            reasons.append(reason("bad_input", player=seat, field="players"))
-            continue
-        name = clean_name(raw)
-        if not name:
-            reasons.append(reason("empty_name", player=seat, field="players"))
-        elif len(name) > MAX_NAME:
-            too_long = {"name": name[:MAX_NAME], "max": MAX_NAME}
-            reasons.append(reason("name_too_long", player=seat, field="players", **too_long))
-        elif name_key(name) in seen:
-            reasons.append(reason("duplicate_name", player=seat, field="players", name=name))
-        seen.add(name_key(name))
-        names.append(name)
-    return tuple(names), reasons
-
-
 def _first_dealer(players: Sequence[str], first_dealer: int | str | None) -> int | Reason:
     if first_dealer is None or first_dealer == "":
         return 0
@@ -416,14 +300,14 @@ class Game:
             variant = get_variant(variant_id, house_rules)
         except RefereeError as error:
             where = "variant" if error.code == "unknown_variant" else "house_rules"
-            reasons.append(Reason(error.code, MappingProxyType(error.params), None, where))
+            reasons.append(Reason.of(error, field=where))
         names, name_reasons = read_names(players)
         reasons.extend(name_reasons)
         if variant is not None and not name_reasons:
             try:
                 variant.check_players(len(names))
             except RefereeError as error:
-                reasons.append(Reason(error.code, MappingProxyType(error.params), None, "players"))
+                reasons.append(Reason.of(error, field="players"))
         dealer = _first_dealer(names, first_dealer)
         if isinstance(dealer, Reason):
             reasons.append(dealer)
@@ -553,7 +437,7 @@ class Game:
         self._verify_results(number, results)
 
     def can_enter_round(self, number: int, results: Sequence[SeatResult]) -> bool:
-        return _allowed(lambda: self.verify_round(number, results))
+        return allowed(lambda: self.verify_round(number, results))
 
     def repeats_previous(self, number: int, results: Sequence[SeatResult]) -> bool:
         """Whether round `number` would score exactly as the round before it, the same seat
@@ -592,7 +476,7 @@ class Game:
         self._verify_no_round_after_end(corrected)
 
     def can_correct_round(self, number: int, results: Sequence[SeatResult]) -> bool:
-        return _allowed(lambda: self.verify_correction(number, results))
+        return allowed(lambda: self.verify_correction(number, results))
 
     def correct_round(self, number: int, results: Sequence[SeatResult]) -> Step:
         """The game with round `number` corrected."""
@@ -627,7 +511,7 @@ class Game:
             raise _refuse("not_the_last_change", round=change.round)
 
     def can_undo(self) -> bool:
-        return _allowed(self.verify_undo)
+        return allowed(self.verify_undo)
 
     def undo(self) -> Step:
         """The game as it was before the newest change not yet taken back."""
@@ -666,7 +550,7 @@ class Game:
             self.verify_correction(number, change.before)
 
     def can_redo(self) -> bool:
-        return _allowed(self.verify_redo)
+        return allowed(self.verify_redo)
 
     def redo(self) -> Step:
         """The game with what the newest undo took back put back."""
@@ -688,9 +572,7 @@ class Game:
         try:
             self.variant.check_round(number)
         except RefereeError as error:
-            raise GameRefused(
-                [Reason(error.code, MappingProxyType(error.params), None, "round")]
-            ) from None
+            raise GameRefused([Reason.of(error, field="round")]) from None
         if len(results) != len(self.players):
             raise _refuse("bad_input", field="results")
         reasons = [
@@ -807,11 +689,3 @@ def _kept(variant: Variant, result: SeatResult) -> SeatResult:
         return result
     cards = tuple(card.plain for card in result.cards)
     return replace(result, penalty=penalty_of(cards, variant), cards=cards)
-
-
-def _allowed(verify: Any) -> bool:
-    try:
-        verify()
-    except GameRefused:
-        return False
-    return True

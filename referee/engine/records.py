@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .game import Game, name_key
+from .game import Game
+from .names import name_key
 from .variants import Scoring
 
 #: Games two players must have finished together before "never ahead" is worth saying.

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from .game import Reason, reason
+from .errors import Reason, reason
 
 #: Seats at any table of an event (the issue's 3–5).
 SMALLEST_TABLE: Final = 3

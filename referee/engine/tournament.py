@@ -58,7 +58,8 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any, Final
 
-from .game import EventRefused, Reason, name_key, reason
+from .errors import EventRefused, Reason, reason
+from .names import name_key
 from .records import places_of
 from .seating import LARGEST_TABLE, SMALLEST_TABLE
 

@@ -1,23 +1,30 @@
-"""Variants as data: one frozen `Variant` per rule set, a registry, and house rules over its fields.
+"""Variants as data: one frozen `Variant` per rule set, and a registry.
 
 Every rule of RULES.md is a field here. Code asks the variant (``variant.buying``,
-``variant.max_jokers_per_meld``), never which variant it is.
+``variant.max_jokers_per_meld``), never which variant it is. A field a table may change as a
+house rule says so in its metadata (`house_rule`: its `RuleKind` and bounds); `HOUSE_RULES` is
+built from those fields, and `house_rules.py` reads a table's values for them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
 from .cards import Card, Rank
-from .errors import HouseRuleError, PlayersError, RoundError, UnknownVariantError
+from .errors import PlayersError, RoundError, UnknownVariantError
 
 #: Deals in a game that runs to a target score: far beyond any real evening.
 MAX_ROUNDS_WITHOUT_CONTRACTS: Final = 60
+
+
+def N_(name: str) -> str:
+    """A variant's name, in English, marked for the catalogs: the web layer says it in the
+    table's language (`words.variant_name`), translated once, from this one string."""
+    return name
 
 
 class AceRule(Enum):
@@ -89,6 +96,67 @@ class Scoring(Enum):
 
     PENALTY = "penalty"  # the one who goes out scores 0, the others their hand; lowest total wins
     WINNER_COLLECTS = "winner_collects"  # the winner scores the others' hands; first to target
+
+
+class RuleKind(Enum):
+    """What a house rule's value is: how it is read, said and asked for, everywhere."""
+
+    BOOL = "bool"  # yes or no
+    INT = "int"  # a whole number within bounds
+    OPTIONAL_INT = "optional_int"  # the same, or none (no limit, every round)
+    CHOICE = "choice"  # one value of the field's Enum
+    CONTRACTS = "contracts"  # the contract table: one contract a round
+    DEAL = "deal"  # the cards dealt, round by round
+    SHOE = "shoe"  # decks and jokers by the number of players
+    POINTS = "points"  # the points of each rank
+
+    @property
+    def simple(self) -> bool:
+        """One switch, number or choice: a single field of a form."""
+        return self in (RuleKind.BOOL, RuleKind.INT, RuleKind.OPTIONAL_INT, RuleKind.CHOICE)
+
+    @property
+    def number(self) -> bool:
+        """A single whole number (or none, for OPTIONAL_INT)."""
+        return self in (RuleKind.INT, RuleKind.OPTIONAL_INT)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether its numbers (the value, or each entry of it) keep within `low` and `high`."""
+        return self.number or self in (RuleKind.DEAL, RuleKind.POINTS)
+
+    @property
+    def listed(self) -> bool:
+        """A list a variant may leave empty (a game without contracts)."""
+        return self in (RuleKind.CONTRACTS, RuleKind.DEAL, RuleKind.SHOE)
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """How a `Variant` field is changed as a house rule: its kind, bounds and choices."""
+
+    kind: RuleKind
+    low: int = 0
+    high: int = 1000
+    choices: tuple[str, ...] = ()  # a CHOICE's values: its field's Enum
+    legacy: tuple[tuple[Any, str], ...] = ()  # old values still read, with the choice they mean
+
+
+#: The key of a `Variant` field's metadata that makes it a house rule.
+HOUSE_RULE: Final = "house_rule"
+
+
+def _rule(
+    kind: RuleKind,
+    low: int = 0,
+    high: int = 1000,
+    *,
+    choices: type[Enum] | None = None,
+    legacy: tuple[tuple[Any, str], ...] = (),
+) -> Mapping[str, HouseRule]:
+    """A field's metadata making it a house rule of this kind (a CHOICE names its Enum)."""
+    values = tuple(str(member.value) for member in choices) if choices is not None else ()
+    return {HOUSE_RULE: HouseRule(kind, low, high, values, legacy)}
 
 
 @dataclass(frozen=True)
@@ -164,7 +232,8 @@ _CONTRACT_TABLE: Final = (
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """A rule set. Fields after `source` are the rules; each can be overridden as a house rule."""
+    """A rule set. Fields after `source` are the rules; those with a `house_rule` in their
+    metadata can be changed by a table (`HOUSE_RULES`, in the order of the fields)."""
 
     id: str
     name: str
@@ -172,64 +241,95 @@ class Variant:
     aliases: tuple[str, ...] = ()
 
     # Table and deal
-    min_players: int
-    max_players: int
-    shoe: tuple[ShoeRule, ...]
-    contracts: tuple[Contract, ...]  # one per round; empty for a game without contracts
-    deal: tuple[int, ...]  # cards each player gets, per round (games with contracts)
+    min_players: int = field(metadata=_rule(RuleKind.INT, 2, 8))
+    max_players: int = field(metadata=_rule(RuleKind.INT, 2, 8))
+    shoe: tuple[ShoeRule, ...] = field(metadata=_rule(RuleKind.SHOE))
+    # One per round; empty for a game without contracts.
+    contracts: tuple[Contract, ...] = field(metadata=_rule(RuleKind.CONTRACTS))
+    # Cards each player gets, per round (games with contracts).
+    deal: tuple[int, ...] = field(metadata=_rule(RuleKind.DEAL, 1, 20))
     deal_by_players: tuple[DealRule, ...] = ()  # cards each player gets (games without rounds)
-    target: int | None = None  # the game ends at the end of a deal where someone reaches it
+    # The game ends at the end of a deal where someone reaches it.
+    target: int | None = field(default=None, metadata=_rule(RuleKind.OPTIONAL_INT, 1, 10000))
     # The game ends after this many rounds, the first of the table as they are (a club night's
     # series of N rounds): round 3 keeps round 3's contract, deal and rules, and the last
     # round's own rules stay with the table's last round. None: every round (or to the target).
-    rounds_played: int | None = None
+    rounds_played: int | None = field(
+        default=None, metadata=_rule(RuleKind.OPTIONAL_INT, 1, MAX_ROUNDS_WITHOUT_CONTRACTS)
+    )
 
     # Melds
-    min_set_size: int = 3
-    max_set_size: int | None = None
-    set_suits_distinct: bool = False
-    min_run_size: int = 3  # any run; a contract names its own
-    aces: AceRule = AceRule.HIGH_OR_LOW
-    around_the_corner: bool = False
-    max_jokers_per_meld: int | None = None
-    min_natural_cards: int = 1
-    jokers_declared: bool = False  # a joker's card is said aloud and fixed for the round
-    contract_runs: ContractRuns = ContractRuns.SUIT_OR_START
+    min_set_size: int = field(default=3, metadata=_rule(RuleKind.INT, 2, 8))
+    max_set_size: int | None = field(default=None, metadata=_rule(RuleKind.OPTIONAL_INT, 3, 16))
+    set_suits_distinct: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    # Any run; a contract names its own.
+    min_run_size: int = field(default=3, metadata=_rule(RuleKind.INT, 3, 13))
+    aces: AceRule = field(
+        default=AceRule.HIGH_OR_LOW, metadata=_rule(RuleKind.CHOICE, choices=AceRule)
+    )
+    around_the_corner: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    max_jokers_per_meld: int | None = field(
+        default=None, metadata=_rule(RuleKind.OPTIONAL_INT, 0, 12)
+    )
+    # At least one: jokers alone say nothing of the card they stand for (no set, no run to read).
+    min_natural_cards: int = field(default=1, metadata=_rule(RuleKind.INT, 1, 13))
+    # A joker's card is said aloud and fixed for the round.
+    jokers_declared: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    contract_runs: ContractRuns = field(
+        default=ContractRuns.SUIT_OR_START, metadata=_rule(RuleKind.CHOICE, choices=ContractRuns)
+    )
     # Two sets of one contract must differ in rank (off: seed 000's "zwei separate
     # Drilling-Gruppen" are separate melds, and with two decks or more six 2s exist).
-    distinct_set_ranks: bool = False
+    distinct_set_ranks: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
 
     # Play
-    layoff_after_contract: bool = True
-    layoff_same_turn: bool = False
-    joker_swap_runs: bool = True
-    joker_swap_sets: bool = False
-    joker_swap_after_contract: bool = False  # only a player whose contract is down may swap
-    joker_swap_after_earlier_turn: bool = False
-    joker_swap_use_same_turn: bool = False
-    joker_swap_own_melds: bool = True  # False: only from another player's meld
-    buying: bool = False
-    buy_limit: int = 3  # per player and round
-    buy_penalty_cards: int = 1
-    buy_before_contract_only: bool = False
-    take_several_discards: bool = False
+    layoff_after_contract: bool = field(default=True, metadata=_rule(RuleKind.BOOL))
+    layoff_same_turn: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    joker_swap_runs: bool = field(default=True, metadata=_rule(RuleKind.BOOL))
+    joker_swap_sets: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    # Only a player whose contract is down may swap.
+    joker_swap_after_contract: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    joker_swap_after_earlier_turn: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    joker_swap_use_same_turn: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    # False: only from another player's meld.
+    joker_swap_own_melds: bool = field(default=True, metadata=_rule(RuleKind.BOOL))
+    buying: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    # Per player and round.
+    buy_limit: int = field(default=3, metadata=_rule(RuleKind.INT, 0, 20))
+    buy_penalty_cards: int = field(default=1, metadata=_rule(RuleKind.INT, 0, 5))
+    buy_before_contract_only: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    take_several_discards: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
     # False: a card taken from the discard pile is not discarded again in the same turn
     # (where several were taken, one of them may be).
-    rediscard_taken_card: bool = True
-    last_round_goes_out: bool = False  # the last contract is laid down only by going out
-    going_out_discard: GoingOutDiscard = GoingOutDiscard.REQUIRED  # rounds before the last
+    rediscard_taken_card: bool = field(default=True, metadata=_rule(RuleKind.BOOL))
+    # The last contract is laid down only by going out.
+    last_round_goes_out: bool = field(default=False, metadata=_rule(RuleKind.BOOL))
+    # Rounds before the last. Before it was a choice it was a switch: true for required, false
+    # for either (still read).
+    going_out_discard: GoingOutDiscard = field(
+        default=GoingOutDiscard.REQUIRED,
+        metadata=_rule(
+            RuleKind.CHOICE,
+            choices=GoingOutDiscard,
+            legacy=((True, "required"), (False, "either")),
+        ),
+    )
     # A round laid down only by going out: the whole hand is melded, no final discard.
-    last_round_discard: GoingOutDiscard = GoingOutDiscard.FORBIDDEN
+    last_round_discard: GoingOutDiscard = field(
+        default=GoingOutDiscard.FORBIDDEN, metadata=_rule(RuleKind.CHOICE, choices=GoingOutDiscard)
+    )
     # Times the discards become a new stock; running out once more ends the round. None: as
     # often as needed, so a deal always ends with someone going out.
-    stock_reshuffles: int | None = 1
+    stock_reshuffles: int | None = field(default=1, metadata=_rule(RuleKind.OPTIONAL_INT, 0, 10))
 
     # Scoring
-    rank_points: tuple[int, ...] = field(default=_points(15, 5, 10, 10))
-    joker_points: int = 15
+    rank_points: tuple[int, ...] = field(
+        default=_points(15, 5, 10, 10), metadata=_rule(RuleKind.POINTS, 0, 100)
+    )
+    joker_points: int = field(default=15, metadata=_rule(RuleKind.INT, 0, 100))
     scoring: Scoring = Scoring.PENALTY
-    rummy_multiplier: int = 2
-    tie_break_last_round: bool = True
+    rummy_multiplier: int = field(default=2, metadata=_rule(RuleKind.INT, 1, 10))
+    tie_break_last_round: bool = field(default=True, metadata=_rule(RuleKind.BOOL))
 
     # Where the seeds give a rule two ways (not a switch: the rule card says which we took).
     seeds_differ: tuple[SeedsDiffer, ...] = ()
@@ -405,6 +505,12 @@ class Variant:
         return data
 
 
+#: Every rule a table may change, by name, in the order of the `Variant` fields.
+HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
+    f.name: f.metadata[HOUSE_RULE] for f in dataclasses.fields(Variant) if HOUSE_RULE in f.metadata
+}
+
+
 def _to_json(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
@@ -417,368 +523,11 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-# -- house rules ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """How a switch is read: its kind, bounds and choices."""
-
-    kind: str  # bool, int, optional_int, choice, contracts, deal, shoe, points
-    low: int = 0
-    high: int = 1000
-    choices: tuple[str, ...] = ()
-    legacy: tuple[tuple[Any, str], ...] = ()  # old values still read, with the choice they mean
-
-
-HOUSE_RULES: Final[Mapping[str, HouseRule]] = {
-    "min_players": HouseRule("int", 2, 8),
-    "max_players": HouseRule("int", 2, 8),
-    "shoe": HouseRule("shoe"),
-    "contracts": HouseRule("contracts"),
-    "deal": HouseRule("deal", 1, 20),
-    "target": HouseRule("optional_int", 1, 10000),
-    "rounds_played": HouseRule("optional_int", 1, MAX_ROUNDS_WITHOUT_CONTRACTS),
-    "min_set_size": HouseRule("int", 2, 8),
-    "max_set_size": HouseRule("optional_int", 3, 16),
-    "set_suits_distinct": HouseRule("bool"),
-    "min_run_size": HouseRule("int", 3, 13),
-    "aces": HouseRule("choice", choices=tuple(rule.value for rule in AceRule)),
-    "around_the_corner": HouseRule("bool"),
-    "max_jokers_per_meld": HouseRule("optional_int", 0, 12),
-    # At least one: jokers alone say nothing of the card they stand for (no set, no run to read).
-    "min_natural_cards": HouseRule("int", 1, 13),
-    "jokers_declared": HouseRule("bool"),
-    "contract_runs": HouseRule("choice", choices=tuple(rule.value for rule in ContractRuns)),
-    "distinct_set_ranks": HouseRule("bool"),
-    "layoff_after_contract": HouseRule("bool"),
-    "layoff_same_turn": HouseRule("bool"),
-    "joker_swap_runs": HouseRule("bool"),
-    "joker_swap_sets": HouseRule("bool"),
-    "joker_swap_after_contract": HouseRule("bool"),
-    "joker_swap_after_earlier_turn": HouseRule("bool"),
-    "joker_swap_use_same_turn": HouseRule("bool"),
-    "joker_swap_own_melds": HouseRule("bool"),
-    "buying": HouseRule("bool"),
-    "buy_limit": HouseRule("int", 0, 20),
-    "buy_penalty_cards": HouseRule("int", 0, 5),
-    "buy_before_contract_only": HouseRule("bool"),
-    "take_several_discards": HouseRule("bool"),
-    "rediscard_taken_card": HouseRule("bool"),
-    "last_round_goes_out": HouseRule("bool"),
-    "going_out_discard": HouseRule(
-        "choice",
-        choices=tuple(rule.value for rule in GoingOutDiscard),
-        # Before it was a choice it was a switch: true for required, false for either.
-        legacy=((True, "required"), (False, "either")),
-    ),
-    "last_round_discard": HouseRule(
-        "choice", choices=tuple(rule.value for rule in GoingOutDiscard)
-    ),
-    # Empty (None): the discards become the stock as often as needed.
-    "stock_reshuffles": HouseRule("optional_int", 0, 10),
-    "rank_points": HouseRule("points", 0, 100),
-    "joker_points": HouseRule("int", 0, 100),
-    "rummy_multiplier": HouseRule("int", 1, 10),
-    "tie_break_last_round": HouseRule("bool"),
-}
-
-_NUMBER_WORDS: Final = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-}
-_CONTRACT_PART: Final = re.compile(
-    r"^\s*(?P<count>[0-9]{1,3}|[a-z]+)\s+(?P<kind>sets?|runs?)(?:\s+of\s+(?P<size>[0-9]{1,3}|[a-z]+))?\s*$"
-)
-
-
-# Numbers in a contract table: ASCII digits only ("²".isdigit() is true, and int() of 5,000
-# digits raises), and never more than three of them.
-_DIGITS: Final = re.compile(r"[0-9]{1,3}")
-
-
-def _number(word: str, rule: str) -> int:
-    if _DIGITS.fullmatch(word):
-        return int(word)
-    if word in _NUMBER_WORDS:
-        return _NUMBER_WORDS[word]
-    raise HouseRuleError(rule=rule, value=word)
-
-
-def parse_contract(text: str, *, set_size: int = 3, run_size: int = 4) -> Contract:
-    """Read "2 sets of 3 + 1 run of 4" or "four runs of 3" (English, as in RULES.md)."""
-    sets = runs = 0
-    for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip().lower()):
-        match = _CONTRACT_PART.match(part)
-        if not match:
-            raise HouseRuleError(rule="contracts", value=text)
-        count = _number(match["count"], "contracts")
-        size = match["size"]
-        if match["kind"].startswith("set"):
-            sets += count
-            set_size = _number(size, "contracts") if size else set_size
-        else:
-            runs += count
-            run_size = _number(size, "contracts") if size else run_size
-    return _checked_contract(Contract(sets, runs, set_size, run_size), text)
-
-
-def _checked_contract(contract: Contract, value: Any) -> Contract:
-    if (
-        contract.meld_count < 1
-        or contract.meld_count > 6
-        or not 2 <= contract.set_size <= 8
-        or not 3 <= contract.run_size <= 13
-        or min(contract.sets, contract.runs) < 0
-    ):
-        raise HouseRuleError(rule="contracts", value=str(value))
-    return contract
-
-
-def _read_contract(value: Any) -> Contract:
-    if isinstance(value, Contract):
-        return _checked_contract(value, value)
-    if isinstance(value, str):
-        return parse_contract(value)
-    if isinstance(value, Mapping):
-        try:
-            return _checked_contract(
-                Contract(
-                    sets=_strict_int(value.get("sets", 0)),
-                    runs=_strict_int(value.get("runs", 0)),
-                    set_size=_strict_int(value.get("set_size", 3)),
-                    run_size=_strict_int(value.get("run_size", 4)),
-                ),
-                value,
-            )
-        except TypeError:
-            pass
-    raise HouseRuleError(rule="contracts", value=str(value)[:80])
-
-
-_MAX_ROUNDS: Final = 12
-_ROUND_LABEL: Final = re.compile(
-    r"^\s*(?:round|r)\s*(?P<round>[0-9]{1,3})\s*[:=]\s*(?P<rest>.*)$", re.I | re.S
-)
-
-
-def parse_contract_table(value: Any, current: Sequence[Contract] = ()) -> tuple[Contract, ...]:
-    """A house contract table: every round's contract, or changes to some rounds of `current`.
-
-    - a list, one contract per round (a contract, "2 sets of 3 + 1 run of 4", or
-      ``{"sets": 2, "runs": 1}``), each may be labelled with its own round: "round 3: 2 runs";
-    - a mapping of round numbers to contracts: ``{"7": "four runs of 3"}``;
-    - text naming rounds, as a table says it: "round 7: four runs of 3; round 4: four sets of 3".
-
-    Changed rounds may add rounds after the last one, but leave no round without a contract.
-    HouseRuleError (rule ``contracts``) for anything else.
-    """
-    bad = HouseRuleError(rule="contracts", value=str(value)[:80])
-    if isinstance(value, str):
-        return _changed_table(_rounds_in_text(value, bad), current, bad)
-    if isinstance(value, Mapping):
-        return _changed_table(_rounds_in_mapping(value, bad), current, bad)
-    if not isinstance(value, Sequence) or not 1 <= len(value) <= _MAX_ROUNDS:
-        raise bad
-    table = []
-    for number, item in enumerate(value, start=1):
-        if isinstance(item, str) and (labelled := _ROUND_LABEL.match(item)) is not None:
-            if int(labelled["round"]) != number:
-                raise bad
-            item = labelled["rest"]
-        table.append(_read_contract(item))
-    return tuple(table)
-
-
-def _rounds_in_text(value: str, bad: HouseRuleError) -> dict[int, Any]:
-    """ "round 7: four runs of 3; round 4: ..." as {7: "four runs of 3", 4: ...}."""
-    changes: dict[int, Any] = {}
-    for part in (part for part in re.split(r"[;\n]+", value) if part.strip()):
-        labelled = _ROUND_LABEL.match(part)
-        if labelled is None or int(labelled["round"]) in changes:
-            raise bad
-        changes[int(labelled["round"])] = labelled["rest"]
-    return changes
-
-
-def _rounds_in_mapping(value: Mapping[Any, Any], bad: HouseRuleError) -> dict[int, Any]:
-    """{"7": ..., 4: ...} as {7: ..., 4: ...}: keys are round numbers, once each."""
-    changes: dict[int, Any] = {}
-    for key, item in value.items():
-        number = key if isinstance(key, int) and not isinstance(key, bool) else None
-        if isinstance(key, str) and _DIGITS.fullmatch(key.strip()):
-            number = int(key)
-        if number is None or number in changes:
-            raise bad
-        changes[number] = item
-    return changes
-
-
-def _changed_table(
-    changes: Mapping[int, Any], current: Sequence[Contract], bad: HouseRuleError
-) -> tuple[Contract, ...]:
-    if not changes or not all(1 <= number <= _MAX_ROUNDS for number in changes):
-        raise bad
-    rounds = max(len(current), *changes)
-    if any(number > len(current) and number not in changes for number in range(1, rounds + 1)):
-        raise bad  # a round added after the table's last needs every round between
-    return tuple(
-        _read_contract(changes[number]) if number in changes else current[number - 1]
-        for number in range(1, rounds + 1)
-    )
-
-
-def _strict_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(value)
-    return value
-
-
-def _bad(name: str, value: Any) -> HouseRuleError:
-    return HouseRuleError(rule=name, value=str(value)[:80])
-
-
-def _bounded(name: str, rule: HouseRule, value: Any) -> int:
-    """A whole number within the rule's bounds (True and 2.0 are not numbers here)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(name, value)
-    if not rule.low <= value <= rule.high:
-        raise HouseRuleError(rule=name, value=value, low=rule.low, high=rule.high)
-    return value
-
-
-def _read_bool(name: str, rule: HouseRule, value: Any, current: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _bad(name, value)
-    return value
-
-
-def _read_int(name: str, rule: HouseRule, value: Any, current: Any) -> int | None:
-    if value is None and rule.kind == "optional_int":
-        return None
-    return _bounded(name, rule, value)
-
-
-def _read_choice(name: str, rule: HouseRule, value: Any, current: Any) -> Enum:
-    for old, meant in rule.legacy:
-        if value is old:
-            value = meant
-    try:
-        chosen: Enum = type(current)(value)
-    except ValueError:
-        raise _bad(name, value) from None
-    return chosen
-
-
-def _read_contracts(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[Contract, ...]:
-    if value == [] and not current:
-        return ()  # a game without contracts stays one
-    return parse_contract_table(value, current)
-
-
-def _read_deal(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[int, ...]:
-    if value == [] and not current:
-        return ()
-    if not isinstance(value, Sequence) or isinstance(value, str) or not 1 <= len(value) <= 12:
-        raise _bad(name, value)
-    return tuple(_bounded(name, rule, item) for item in value)
-
-
-def _read_shoe(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[ShoeRule, ...]:
-    if not isinstance(value, Sequence) or isinstance(value, str) or not value:
-        raise _bad(name, value)
-    try:
-        shoe = tuple(ShoeRule(**{k: _strict_int(item[k]) for k in _SHOE_KEYS}) for item in value)
-    except (TypeError, KeyError):
-        raise _bad(name, value) from None
-    if any(not (1 <= r.decks <= 8 and 0 <= r.jokers <= 16) for r in shoe):
-        raise _bad(name, value)
-    return shoe
-
-
-def _read_points(name: str, rule: HouseRule, value: Any, current: Any) -> tuple[int, ...]:
-    if not isinstance(value, Mapping):
-        raise _bad(name, value)
-    points = list(current)
-    for letter, number in value.items():
-        ranks = [rank for rank in Rank if rank.letter == str(letter).upper()]
-        if not ranks or isinstance(number, bool) or not isinstance(number, int):
-            raise _bad(name, value)
-        if not rule.low <= number <= rule.high:
-            raise _bad(name, value)
-        points[ranks[0] - 1] = number
-    return tuple(points)
-
-
-_READERS: Final[Mapping[str, Callable[[str, HouseRule, Any, Any], Any]]] = {
-    "bool": _read_bool,
-    "int": _read_int,
-    "optional_int": _read_int,
-    "choice": _read_choice,
-    "contracts": _read_contracts,
-    "deal": _read_deal,
-    "shoe": _read_shoe,
-    "points": _read_points,
-}
-
-
-def _read(name: str, value: Any, current: Any) -> Any:
-    """A house rule's value as the `Variant` field holds it, read by the rule's kind."""
-    rule = HOUSE_RULES[name]
-    return _READERS[rule.kind](name, rule, value, current)
-
-
-_SHOE_KEYS: Final = ("min_players", "max_players", "decks", "jokers")
-
-
-def apply_house_rules(variant: Variant, overrides: Mapping[str, Any] | None) -> Variant:
-    """The variant with some rules changed by name; HouseRuleError for a bad name or value."""
-    if not overrides:
-        return variant
-    if not isinstance(overrides, Mapping):
-        raise HouseRuleError(rule="house_rules", value=str(overrides)[:80])
-    changes: dict[str, Any] = {}
-    for name, value in overrides.items():
-        if name not in HOUSE_RULES:
-            raise HouseRuleError("unknown_house_rule", rule=str(name)[:40])
-        changes[name] = _read(name, value, getattr(variant, name))
-    if "contracts" in changes and "deal" not in changes and variant.deal:
-        # A new contract table keeps the deal sizes it has rounds for, the last one repeated.
-        deal = variant.deal
-        rounds = len(changes["contracts"])
-        changes["deal"] = (deal + (deal[-1],) * rounds)[:rounds]
-    changed = dataclasses.replace(variant, **changes)
-    _check_consistency(changed)
-    return changed
-
-
-def _check_consistency(variant: Variant) -> None:
-    if variant.min_players > variant.max_players:
-        raise HouseRuleError(rule="min_players", value=variant.min_players)
-    if variant.contracts and len(variant.deal) != len(variant.contracts):
-        raise HouseRuleError("deal_length", rounds=len(variant.contracts), deal=len(variant.deal))
-    most = variant.rounds or MAX_ROUNDS_WITHOUT_CONTRACTS
-    if variant.rounds_played is not None and variant.rounds_played > most:
-        raise HouseRuleError(rule="rounds_played", value=variant.rounds_played)
-    if variant.max_set_size is not None and variant.max_set_size < variant.min_set_size:
-        raise HouseRuleError(rule="max_set_size", value=variant.max_set_size)
-    if variant.scoring is Scoring.WINNER_COLLECTS and variant.target is None:
-        raise HouseRuleError(rule="target", value=None)
-
-
 # -- the registry ---------------------------------------------------------------------------
 
 CONTRACT: Final = Variant(
     id="contract",
-    name="Contract Rummy",
+    name=N_("Contract Rummy"),
     source="seeds 000 and 004",
     aliases=("zioncheck", "contract-rummy"),
     min_players=3,
@@ -796,7 +545,7 @@ CONTRACT: Final = Variant(
 
 SHANGHAI: Final = Variant(
     id="shanghai",
-    name="Shanghai Rummy",
+    name=N_("Shanghai Rummy"),
     source="seed 003",
     aliases=("shanghai-rummy",),
     min_players=3,
@@ -821,7 +570,7 @@ SHANGHAI: Final = Variant(
 
 ZIONCHECK_NL: Final = Variant(
     id="zioncheck-nl",
-    name="Contract Rummy (Dutch rules)",
+    name=N_("Contract Rummy (Dutch rules)"),
     source="seed 001",
     aliases=("contract-nl",),
     min_players=3,
@@ -853,7 +602,7 @@ ZIONCHECK_NL: Final = Variant(
 
 RUMMY: Final = Variant(
     id="rummy",
-    name="Rummy",
+    name=N_("Rummy"),
     source="seed 002",
     aliases=("rommé", "romme", "basic-rummy"),
     min_players=2,
@@ -884,7 +633,7 @@ RUMMY: Final = Variant(
 FRUSTRATION: Final = dataclasses.replace(
     CONTRACT,
     id="frustration",
-    name="Frustration Rummy",
+    name=N_("Frustration Rummy"),
     source="seed 000, named variations",
     aliases=("frustration-rummy",),
     buying=True,
@@ -894,7 +643,7 @@ FRUSTRATION: Final = dataclasses.replace(
 JOKER_RUMMY: Final = dataclasses.replace(
     CONTRACT,
     id="joker-rummy",
-    name="Joker Rummy",
+    name=N_("Joker Rummy"),
     source="seed 000, named variations",
     aliases=(),
     shoe=(ShoeRule(3, 4, 2, 6), ShoeRule(5, 6, 3, 8), ShoeRule(7, 8, 3, 8)),
@@ -904,7 +653,7 @@ JOKER_RUMMY: Final = dataclasses.replace(
 PROGRESSIVE: Final = dataclasses.replace(
     CONTRACT,
     id="progressive",
-    name="Progressive Rummy",
+    name=N_("Progressive Rummy"),
     source="seed 000, named variations",
     aliases=("progressive-rummy",),
     deal=(10, 11, 12, 13, 14, 15, 16),
@@ -914,7 +663,7 @@ PROGRESSIVE: Final = dataclasses.replace(
 SHORT: Final = dataclasses.replace(
     CONTRACT,
     id="short",
-    name="Short Contract Rummy",
+    name=N_("Short Contract Rummy"),
     source="seed 000, named variations",
     aliases=("short-game",),
     contracts=tuple(c for n, c in enumerate(_CONTRACT_TABLE, start=1) if n not in (5, 6)),
@@ -940,12 +689,13 @@ _ALIASES: Final[Mapping[str, str]] = {
 }
 
 
-def get_variant(name: str, house_rules: Mapping[str, Any] | None = None) -> Variant:
-    """A registered variant by id or alias, with house rules applied."""
+def find_variant(name: str) -> Variant:
+    """A registered variant by id or alias (any case, spaces around), as registered: a
+    table's house rules are `house_rules.get_variant`'s."""
     if not isinstance(name, str):
         raise UnknownVariantError(variant=str(name)[:40])
     key = name.strip().lower()
     variant_id = key if key in VARIANTS else _ALIASES.get(key)
     if variant_id is None:
         raise UnknownVariantError(variant=name[:40])
-    return apply_house_rules(VARIANTS[variant_id], house_rules)
+    return VARIANTS[variant_id]

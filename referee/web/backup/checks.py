@@ -28,9 +28,10 @@ from typing import Final
 from sqlalchemy import Connection, select
 
 from referee.engine.club import read_club_name, read_members
-from referee.engine.errors import RefereeError
+from referee.engine.errors import GameRefused, RefereeError
 from referee.engine.events import Event
-from referee.engine.game import Game, GameRefused, clean_name
+from referee.engine.game import Game
+from referee.engine.names import clean_name
 from referee.engine.records import record_of
 from referee.web.backup.reader import BackupError
 from referee.web.clubs import board

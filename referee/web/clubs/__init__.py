@@ -8,7 +8,7 @@ import click
 from flask import Blueprint
 from flask.blueprints import BlueprintSetupState
 
-from referee.engine.game import MAX_NAME
+from referee.engine.names import MAX_NAME
 from referee.web.core import signals
 
 bp = Blueprint("clubs", __name__, cli_group="clubs")

@@ -17,9 +17,8 @@ from flask.blueprints import BlueprintSetupState
 from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, Reason, reason
-from referee.engine.variants import get_variant
+from referee.engine.errors import GameRefused, Reason, RefereeError, reason
+from referee.engine.house_rules import get_variant
 from referee.web.games import links as game_links
 from referee.web.games.api import file_games_with
 from referee.web.games.exports import game_json

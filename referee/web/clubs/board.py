@@ -20,7 +20,7 @@ from typing import Any, Final
 from pydantic import TypeAdapter
 
 from referee.engine.club import ClubGame, Ledger
-from referee.engine.game import name_key
+from referee.engine.names import name_key
 from referee.engine.ratings import Rating
 from referee.engine.records import (
     GameRecord,

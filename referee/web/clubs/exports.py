@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from referee.engine.club import Club, Ledger
-from referee.engine.game import Game, GameRefused, Reason, Step, reason
+from referee.engine.errors import GameRefused, Reason, reason
+from referee.engine.game import Game, Step
 from referee.engine.ratings import DEFAULT
 from referee.web.core.languages import supported
 from referee.web.core.spreadsheets import csv_text

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask_babel import gettext
 
-from referee.engine.game import name_key
+from referee.engine.names import name_key
 from referee.engine.ratings import DEFAULT, Rating
 from referee.engine.records import Meetings, PlayerStats, never_ahead
 from referee.engine.variants import VARIANTS, Scoring

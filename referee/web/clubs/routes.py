@@ -12,9 +12,10 @@ from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import format_percent, gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import Reason, name_key
-from referee.engine.variants import VARIANTS, get_variant
+from referee.engine.errors import Reason, RefereeError
+from referee.engine.house_rules import get_variant
+from referee.engine.names import name_key
+from referee.engine.variants import VARIANTS
 from referee.web.core.languages import LANGUAGES
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links

@@ -27,7 +27,8 @@ from typing import Any
 from sqlalchemy import Connection
 
 from referee.engine.club import CHAINS, Club, Ledger
-from referee.engine.game import Change, Game, GameRefused, Reason, reason
+from referee.engine.errors import GameRefused, Reason, reason
+from referee.engine.game import Change, Game
 from referee.engine.records import GameRecord, record_of
 from referee.web.core import ids, signals
 from referee.web.games import queries as game_queries

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, case, func, insert, select, update
 
 from referee.engine.club import CHAINS, Club, ClubGame, Ledger, Ratings
-from referee.engine.game import MAX_NAME, name_key
+from referee.engine.names import MAX_NAME, name_key
 from referee.engine.ratings import Rating
 from referee.engine.records import GameRecord
 from referee.web.core import clock, ids

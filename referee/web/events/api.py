@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import GameRefused, reason
+from referee.engine.errors import GameRefused, reason
 from referee.engine.tournament import RankBy
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json

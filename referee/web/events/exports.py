@@ -10,8 +10,8 @@ from typing import Any, Final
 
 from flask_babel import gettext
 
+from referee.engine.errors import EventRefused, reason
 from referee.engine.events import Event
-from referee.engine.game import EventRefused, reason
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
 from referee.web.plumbing.formats import decimal_sign

@@ -12,8 +12,8 @@ from typing import Any, Final
 from flask import url_for
 from flask_babel import gettext, ngettext
 
+from referee.engine.errors import EventRefused
 from referee.engine.events import Event
-from referee.engine.game import EventRefused
 from referee.engine.seating import DrawMethod, SplitRule
 from referee.engine.tournament import Criterion, Standings, StandingsRow
 from referee.web.clubs import service as clubs_service

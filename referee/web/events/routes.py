@@ -15,8 +15,7 @@ from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import Reason, reason
+from referee.engine.errors import Reason, RefereeError, reason
 from referee.web.clubs.access import editable_club, remember
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.store import StoredClub

@@ -29,8 +29,9 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Connection
 
+from referee.engine.errors import GameRefused, Reason, reason
 from referee.engine.events import MAX_SEED, Event
-from referee.engine.game import Change, GameRefused, Reason, reason
+from referee.engine.game import Change
 from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound

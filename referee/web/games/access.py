@@ -30,9 +30,16 @@ RECENT_MAX = 8
 
 
 def editable_game(game_id: str, token: str) -> queries.StoredGame:
-    """The game, when `token` is its edit token (else a 404 or a 403)."""
-    editable_or_403(game_id, token)
-    return game_or_404(game_id)
+    """The game, when `token` is its edit token (else a 404 or a 403), read once: a write
+    hands it on to the service, which reads it again only if it changed meanwhile."""
+    found = queries.load_editable(game_id, token)
+    if found is None:
+        abort(404, description=describe("game_not_found"))
+    stored, editable = found
+    if not editable:
+        abort(403)
+    known_language("game_id", game_id, stored.lang)  # the page speaks it: not read again
+    return stored
 
 
 def editable_or_403(game_id: str, token: str) -> None:

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 
-from referee.engine.game import GameRefused, reason
+from referee.engine.errors import GameRefused, reason
 from referee.web.jsonapi.bodies import guard, unauthorised
 from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import ErrorAnswer, ErrorDetail
@@ -201,13 +201,14 @@ def read(game_id: str) -> ResponseReturnValue:
 
 
 def _authorised(game_id: str) -> queries.StoredGame | ResponseReturnValue:
-    stored = queries.load(game_id)
-    if stored is None:
-        return _error(404, "game_not_found")
     token = _token()
+    found = queries.load_editable(game_id, token)
+    if found is None:
+        return _error(404, "game_not_found")
     if token is None:
         return unauthorised("missing_token")
-    if not queries.check_token(game_id, token):
+    stored, editable = found
+    if not editable:
         return _error(403, "bad_token")
     return stored
 
@@ -256,9 +257,9 @@ def _write(game_id: str, number: int | None) -> ResponseReturnValue:
     typed = service.Typed.read(read_results(stored.game, body.results, body_language(body.lang)))
     if number is None:
         return _answered(
-            service.enter_round(game_id, posted, typed, version=body.version, once=once)
+            service.enter_round(stored, posted, typed, version=body.version, once=once)
         )
-    return _answered(service.correct_round(game_id, number, typed, version=body.version, once=once))
+    return _answered(service.correct_round(stored, number, typed, version=body.version, once=once))
 
 
 @api_bp.post("/<game_id>/rounds")
@@ -315,4 +316,4 @@ def undo(game_id: str) -> ResponseReturnValue:
         return stored
     raw = request_json() if request.get_data(cache=True).strip() else {}
     body = read_body(UndoBody, raw)
-    return _answered(service.undo(game_id, version=body.version, once=_once(raw)))
+    return _answered(service.undo(stored, version=body.version, once=_once(raw)))

@@ -3,7 +3,8 @@
 When a phone saves a round another phone has saved meanwhile (a 409, or an entry the phone kept
 while it had no signal), its entry stays on the round it was meant for, beside the saved one,
 and the table decides. `templates/games/_conflict.html` shows a `ConflictView`; the view is
-built from the saved round and from the entry as the phone typed it (read or not).
+built from the saved round and from the entry as the phone typed it (read or not). A stale
+correction sent again keeps only what this phone changed (`merge_stale_correction`).
 """
 
 from __future__ import annotations
@@ -69,3 +70,32 @@ def conflict_view(game: Game, number: int, entry: Sequence[str]) -> ConflictView
         for name, result, text in zip(game.players, saved, entry, strict=False)
     )
     return ConflictView(number, rows)
+
+
+def merge_stale_correction(form: Any, was: Any, now: Any) -> None:
+    """After a 409 on a correction: take the other writer's values where this one typed nothing.
+
+    `was` is a round form showing the round as it was when this `form` was made, `now` one
+    showing it as it is. A field of `form` still holding what `was` holds was not touched
+    here, so it shows the round as it is now; only what this writer changed stays theirs.
+    Without this, saving again would quietly put back the values the other phone had just
+    corrected.
+    """
+    pairs: list[tuple[Any, Any, Any]] = [
+        (form.went_out, was.went_out, now.went_out),
+        (form.rummy, was.rummy, now.rummy),
+    ]
+    for mine, before, current in zip(form.seats, was.seats, now.seats, strict=False):
+        if any(entry.data for entry in mine.form.classes.entries):
+            continue  # counted by value here: this writer's count decides the points
+        for name in ("penalty", "cards", "buys"):
+            pairs.append((mine.form[name], before.form[name], current.form[name]))
+    for mine, before, current in pairs:
+        if _same(mine.data, before.data):
+            mine.data = current.data
+            mine.raw_data = None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two fields' values read the same (None and "" alike, spaces around ignored)."""
+    return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.game import Game, GameRefused, Round, Step, reason, table_house_rules
+from referee.engine.errors import GameRefused, reason
+from referee.engine.game import Game, Round, Step, table_house_rules
 from referee.web.core.languages import LANGUAGES
 from referee.web.core.spreadsheets import csv_text
 from referee.web.plumbing.i18n import in_language

@@ -25,9 +25,10 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 
 from referee.engine.cards import Rank, parse_cards
-from referee.engine.errors import RefereeError
-from referee.engine.game import MAX_NAME, MAX_SEATS, Game, Reason, SeatResult, reason
-from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, ShoeRule, Variant
+from referee.engine.errors import Reason, RefereeError, reason
+from referee.engine.game import MAX_SEATS, Game, SeatResult
+from referee.engine.names import MAX_NAME
+from referee.engine.variants import HOUSE_RULES, VARIANTS, Contract, RuleKind, ShoeRule, Variant
 from referee.web.core.languages import LANGUAGES
 from referee.web.vocabulary.fields import WholeNumberField
 from referee.web.vocabulary.words import (
@@ -45,7 +46,6 @@ CONTRACT_ROWS = 10
 MAX_CONTRACT_ROWS = 12
 #: The most value classes a hand's cards fall in: one per rank, and the jokers.
 MAX_CLASSES = len(Rank) + 1
-SIMPLE_KINDS = ("bool", "int", "optional_int", "choice")
 # The switches shown first: what tables argue about most. The rest sit behind "more".
 MAIN_RULES = ("buying", "buy_limit", "stock_reshuffles", "target", "joker_points")
 
@@ -75,11 +75,11 @@ class ShoeRowForm(Form):
 def _house_rule_fields() -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for name, rule in HOUSE_RULES.items():
-        if rule.kind == "bool":
+        if rule.kind is RuleKind.BOOL:
             fields[f"hr_{name}"] = BooleanField(name)
-        elif rule.kind in ("int", "optional_int"):
+        elif rule.kind.number:
             fields[f"hr_{name}"] = WholeNumberField(name, low=rule.low, high=rule.high)
-        elif rule.kind == "choice":
+        elif rule.kind is RuleKind.CHOICE:
             fields[f"hr_{name}"] = SelectField(
                 name, choices=[SelectChoice(c, c) for c in rule.choices], validate_choice=False
             )
@@ -163,7 +163,7 @@ class HouseRulesForm(Form):
                 continue
             field.label.text = house_rule_label(name)
             field.description = house_rule_help(name)
-            if HOUSE_RULES[name].kind == "choice":
+            if HOUSE_RULES[name].kind is RuleKind.CHOICE:
                 field.choices = [
                     SelectChoice(c, choice_label(c)) for c in HOUSE_RULES[name].choices
                 ]
@@ -189,7 +189,7 @@ class HouseRulesForm(Form):
             if field is None:
                 continue
             value = getattr(variant, name)
-            field.data = value.value if rule.kind == "choice" else value
+            field.data = value.value if rule.kind is RuleKind.CHOICE else value
         for index, contract_row in enumerate(self.contracts.entries):
             rows = contract_row.form
             if index < len(variant.contracts):
@@ -242,11 +242,13 @@ class HouseRulesForm(Form):
                 continue
             current = getattr(variant, name)
             value: Any = field.data
-            if rule.kind == "bool":
+            if rule.kind is RuleKind.BOOL:
                 value = bool(value)
-            elif rule.kind == "choice":
+            elif rule.kind is RuleKind.CHOICE:
                 current = current.value
-            if (value is None and rule.kind == "int") or (rule.kind == "choice" and not value):
+            if (value is None and rule.kind is RuleKind.INT) or (
+                rule.kind is RuleKind.CHOICE and not value
+            ):
                 continue  # left empty: keep the variant's
             if value != current:
                 overrides[name] = value
@@ -290,7 +292,7 @@ class HouseRulesForm(Form):
 
 def house_rule_field_names(variant: Variant) -> tuple[list[str], list[str]]:
     """The simple switches, split into the ones shown first and the rest."""
-    names = [n for n, r in HOUSE_RULES.items() if r.kind in SIMPLE_KINDS]
+    names = [n for n, r in HOUSE_RULES.items() if r.kind.simple]
     main = [n for n in MAIN_RULES if n in names]
     return main, [n for n in names if n not in main]
 

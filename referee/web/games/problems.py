@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import gettext
 
-from referee.engine.game import Reason
+from referee.engine.errors import Reason
 from referee.web.vocabulary.messages import describe_reason
 from referee.web.vocabulary.words import player_label
 

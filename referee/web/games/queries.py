@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, bindparam, select
 
 from referee.engine.game import Action, Change, Game, History, Logged
-from referee.engine.variants import get_variant
+from referee.engine.house_rules import get_variant
 from referee.web.core import clock, ids
 from referee.web.plumbing.database import database
 
@@ -97,12 +97,36 @@ _ROUNDS = (
 )
 
 
+def load_editable(game_id: str, token: str | None) -> tuple[StoredGame, bool] | None:
+    """The game and whether `token` is its edit token (compared in constant time), from one
+    read of its row; None for no such game."""
+    if not ids.valid_id(game_id):
+        return None
+    with database().reading() as conn:
+        row = conn.execute(_GAME, {"game_id": game_id}).first()
+        if row is None:
+            return None
+        stored = _stored(conn, game_id, row)
+    return stored, bool(token) and ids.token_matches(row.edit_token_hash, token)
+
+
 def read(conn: Connection, game_id: str, *, lock: bool = False) -> StoredGame | None:
     """The game on `conn` (its row locked for the transaction with `lock`), or None."""
     query = _LOCKED_GAME if lock else _GAME
     row = conn.execute(query, {"game_id": game_id}).first()
-    if row is None:
-        return None
+    return None if row is None else _stored(conn, game_id, row)
+
+
+def locked_version(conn: Connection, game_id: str) -> int | None:
+    """On `conn`: the game's version, its row locked for the transaction (None: no such game).
+    A writer that loaded the game at this version need not read it again."""
+    query = select(games.c.version).where(games.c.id == game_id).with_for_update()
+    version: int | None = conn.execute(query).scalar()
+    return version
+
+
+def _stored(conn: Connection, game_id: str, row: Row[Any]) -> StoredGame:
+    """The game of its row (read with its newest changes), with its rounds read on `conn`."""
     round_rows = conn.execute(_ROUNDS, {"game_id": game_id}).all()
     house_rules = dict(row.house_rules or {})
     game = Game.restore(

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from referee.engine.cards import parse_cards
-from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused, Reason, SeatResult, reason
+from referee.engine.errors import GameRefused, Reason, RefereeError, reason
+from referee.engine.game import Game, SeatResult
 from referee.web.plumbing.numbers import whole_number
 
 from .schemas import SeatResultBody

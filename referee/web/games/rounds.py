@@ -19,8 +19,8 @@ from flask import Response, abort, jsonify, redirect, render_template, request, 
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import GameRefused, SeatResult
+from referee.engine.errors import GameRefused, RefereeError
+from referee.engine.game import SeatResult
 from referee.web.plumbing.errors import wants_json
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.idempotency import form_fingerprint, key_of_request
@@ -29,7 +29,7 @@ from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import bp, service
 from .access import editable_game, game_or_404, remember
-from .conflicts import ConflictView, conflict_view, entry_texts
+from .conflicts import ConflictView, conflict_view, entry_texts, merge_stale_correction
 from .forms import RematchForm, RoundForm, UndoForm
 from .links import edit_url
 from .presenting import class_views, editing_context, page_context
@@ -103,11 +103,11 @@ def _save(game_id: str, token: str, number: int | None) -> ResponseReturnValue:
         return _said(stored, token, posted, _notice(posted.once), 400)
     if posted.correcting:
         result: service.RoundWritten = service.correct_round(
-            stored.id, posted.number, posted.typed, version=posted.version, once=posted.once
+            stored, posted.number, posted.typed, version=posted.version, once=posted.once
         )
     else:
         result = service.enter_round(
-            stored.id,
+            stored,
             posted.number,
             posted.typed,
             version=posted.version,
@@ -141,9 +141,10 @@ def _read(stored: StoredGame, token: str, number: int | None) -> Posted:
     if number is not None:
         _check_round(stored, number)
     target = number if number is not None else (game.next_round or len(game.rounds) + 1)
-    form = _round_form(stored, target, formdata=_complete_formdata(stored))
+    classes = [c.points for c in class_views(game.variant)]  # worked out once for the post
+    formdata = _complete_formdata(stored, len(classes))
+    form = _round_form(stored, target, formdata=formdata, classes=len(classes))
     form.validate_on_submit()  # each field's own errors, said under it
-    classes = [c.points for c in class_views(game.variant)]
     results, reasons = form.read_results(game, classes, current_language())
     posted = _whole(form.round.data)
     if number is None and posted is not None and 1 <= posted <= len(game.rounds) + 1:
@@ -160,14 +161,14 @@ def _check_round(stored: StoredGame, number: int) -> None:
         abort(404, description=describe("no_such_round", {"round": number}))
 
 
-def _complete_formdata(stored: StoredGame) -> Any:
-    """The posted form with every seat's fields present, so seat i is entry i of the lists.
+def _complete_formdata(stored: StoredGame, classes: int) -> Any:
+    """The posted form with every seat's fields present (`classes`: the value classes a hand
+    may be counted by), so seat i is entry i of the lists.
 
     (WTForms builds list entries only for the indices it sees: a player who went out posts
     nothing, and the rows after would slide up a seat.)
     """
     formdata = request.form.copy()
-    classes = len(class_views(stored.game.variant))
     for seat in range(len(stored.game.players)):
         formdata.setdefault(f"seats-{seat}-penalty", "")
         for index in range(classes):
@@ -176,11 +177,19 @@ def _complete_formdata(stored: StoredGame) -> Any:
 
 
 def _round_form(
-    stored: StoredGame, number: int, *, formdata: Any = None, fill: bool = True
+    stored: StoredGame,
+    number: int,
+    *,
+    formdata: Any = None,
+    fill: bool = True,
+    classes: int | None = None,
 ) -> RoundForm:
+    """The round form for round `number`, a row a seat with a field per value class (`classes`
+    of them, worked out here when the caller has not)."""
     game = stored.game
     form = RoundForm(formdata=formdata)
-    classes = len(class_views(game.variant))
+    if classes is None:
+        classes = len(class_views(game.variant))
     while len(form.seats.entries) < len(game.players):
         form.seats.append_entry()
     for seat_form in form.seats.entries:
@@ -342,35 +351,16 @@ def _stale(token: str, posted: Posted, stale: service.Stale) -> ResponseReturnVa
 def _merge_stale_correction(
     form: RoundForm, stored: StoredGame, number: int, since: tuple[Entry, ...]
 ) -> None:
-    """After a 409 on a correction: take the other writer's values where this one typed nothing.
-
-    A field still holding what the round had when this form was made was not touched here, so
-    it shows the round as it is now; only what this writer changed stays theirs. Without this,
-    saving again would quietly put back the values the other phone had just corrected.
-    """
+    """After a 409 on a correction: the round as it was when this form was made and as it is
+    now, each drawn as a form, for `conflicts.merge_stale_correction` to keep what this writer
+    changed and take the rest from the other writer."""
     base = next((e.change.before for e in since if e.change.round == number), None)
     if base is None or number > len(stored.game.rounds):
         return
-    was = _round_form(stored, number, fill=False)
+    classes = len(class_views(stored.game.variant))
+    was = _round_form(stored, number, fill=False, classes=classes)
     fill_results(was, base)
-    now = _round_form(stored, number)
-
-    def same(a: Any, b: Any) -> bool:
-        return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()
-
-    pairs: list[tuple[Any, Any, Any]] = [
-        (form.went_out, was.went_out, now.went_out),
-        (form.rummy, was.rummy, now.rummy),
-    ]
-    for mine, before, current in zip(form.seats, was.seats, now.seats, strict=False):
-        if any(entry.data for entry in mine.form.classes.entries):
-            continue  # counted by value here: this writer's count decides the points
-        for name in ("penalty", "cards", "buys"):
-            pairs.append((mine.form[name], before.form[name], current.form[name]))
-    for mine, before, current in pairs:
-        if same(mine.data, before.data):
-            mine.data = current.data
-            mine.raw_data = None
+    merge_stale_correction(form, was, _round_form(stored, number, classes=classes))
 
 
 # -- undo and restore --------------------------------------------------------------------------
@@ -380,7 +370,7 @@ class TakeBack(Protocol):
     """The service's undo or redo."""
 
     def __call__(
-        self, game_id: str, *, version: int | None, once: service.Once | None = None
+        self, game: service.Loaded, *, version: int | None, once: service.Once | None = None
     ) -> service.Written: ...
 
 
@@ -394,7 +384,7 @@ def _take_back(game_id: str, token: str, take: TakeBack, where: str) -> Response
     once = _once(back)
     if isinstance(once, GameRefused):
         return _taken_back_refused(stored, token, _notice(once), 400)
-    match result := take(stored.id, version=_whole(form.version.data), once=once):
+    match result := take(stored, version=_whole(form.version.data), once=once):
         case service.Saved() | service.Replayed():
             return redirect(back, 303)
         case service.Refused(current=current):

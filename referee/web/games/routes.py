@@ -13,9 +13,10 @@ from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_time, gettext
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import Game, GameRefused
-from referee.engine.variants import Variant, get_variant
+from referee.engine.errors import GameRefused, RefereeError
+from referee.engine.game import Game
+from referee.engine.house_rules import get_variant
+from referee.engine.variants import Variant
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.qr import qr_response
 from referee.web.vocabulary.messages import describe, describe_reason

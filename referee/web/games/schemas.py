@@ -14,13 +14,8 @@ from typing import Annotated, Any, Final, TypeVar
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from referee.engine.errors import RefereeError
-from referee.engine.game import (
-    MAX_SEATS,
-    GameRefused,
-    Reason,
-    reason,
-)
+from referee.engine.errors import GameRefused, Reason, RefereeError, reason
+from referee.engine.game import MAX_SEATS
 from referee.engine.variants import MAX_ROUNDS_WITHOUT_CONTRACTS
 from referee.web.core.languages import LANGUAGES
 from referee.web.jsonapi.bodies import TooLarge, json_body

@@ -1,13 +1,15 @@
 """Writing games: every write the pages and the API make (start, import, rematch, enter or
 correct a round, undo, restore) is one call here that answers one result.
 
-A write is one transaction. The game's row is locked; a key sent before is answered first (a
+A write is one transaction. The game's row is locked (a game the caller loaded is read again
+only if its version moved on since); a key sent before is answered first (a
 retry is never judged stale, nor a repeat of the round before); then the version the writer
 saw; then whether what the game is filed in lets it change (`core.signals.game_writing`: an
 evening's table whose series is fixed); then the rules, every reason at once beside what could
 not be read; then, for a new round where the writer asks, whether it scores exactly as the
 round before. The engine takes the step,
-the store keeps it, the answer is kept with its key, and `core.signals.game_written` is sent on
+the store keeps it (the game as written is the step's, not read back), the answer is kept
+with its key, and `core.signals.game_written` is sent on
 the same connection: a receiver's writes (a club's records) commit with the game or not at all.
 Nothing here knows HTTP; the pages and the API turn each result into an answer.
 
@@ -20,13 +22,14 @@ before) and `NotFound`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, ClassVar, Literal, Protocol, TypeVar, overload
 
 from sqlalchemy import Connection
 
-from referee.engine.game import Game, GameRefused, Reason, SeatResult, Step
+from referee.engine.errors import GameRefused, Reason
+from referee.engine.game import Game, SeatResult, Step
 from referee.web.core import ids
 from referee.web.core.signals import game_writing, game_written
 from referee.web.plumbing.database import database
@@ -113,6 +116,9 @@ class NotFound:
 Written = Saved | Replayed | KeyReused | Refused | Stale | NotFound
 RoundWritten = Written | Repeat
 Started = Created | Refused
+#: The game a write is for: as the caller loaded it (its access check read it; only its version
+#: is read again, under the lock), or its id (the game is read under the lock).
+Loaded = StoredGame | str
 Rematched = Created | Refused | NotFound
 
 
@@ -228,7 +234,7 @@ def create_on(
 
 @overload
 def enter_round(
-    game_id: str,
+    game: Loaded,
     number: int,
     typed: Typed,
     *,
@@ -240,7 +246,7 @@ def enter_round(
 
 @overload
 def enter_round(
-    game_id: str,
+    game: Loaded,
     number: int,
     typed: Typed,
     *,
@@ -251,7 +257,7 @@ def enter_round(
 
 
 def enter_round(
-    game_id: str,
+    game: Loaded,
     number: int,
     typed: Typed,
     *,
@@ -262,24 +268,24 @@ def enter_round(
     """Round `number` entered. Unless `repeat_ok`, a round that scores exactly as the one
     before is not kept but asked about (`Repeat`)."""
     take = partial(_entered, number, typed, repeat_ok)
-    return _write(game_id, version, once, take, partial(_entered_as_sent, number, typed))
+    return _write(game, version, once, take, partial(_entered_as_sent, number, typed))
 
 
 def correct_round(
-    game_id: str, number: int, typed: Typed, *, version: int | None, once: Once | None = None
+    game: Loaded, number: int, typed: Typed, *, version: int | None, once: Once | None = None
 ) -> Written:
     """Round `number`, already entered, given these results."""
-    return _write(game_id, version, once, partial(_corrected, number, typed))
+    return _write(game, version, once, partial(_corrected, number, typed))
 
 
-def undo(game_id: str, *, version: int | None, once: Once | None = None) -> Written:
+def undo(game: Loaded, *, version: int | None, once: Once | None = None) -> Written:
     """The newest change not yet taken back, taken back."""
-    return _write(game_id, version, once, partial(_acted, Game.undo))
+    return _write(game, version, once, partial(_acted, Game.undo))
 
 
-def redo(game_id: str, *, version: int | None, once: Once | None = None) -> Written:
+def redo(game: Loaded, *, version: int | None, once: Once | None = None) -> Written:
     """What the newest undo took, put back (the pages' "Restore")."""
-    return _write(game_id, version, once, partial(_acted, Game.redo))
+    return _write(game, version, once, partial(_acted, Game.redo))
 
 
 #: What a write's own checks may answer instead of a step (Refused, Repeat).
@@ -287,17 +293,18 @@ Early = TypeVar("Early")
 
 
 def _write(
-    game_id: str,
+    game: Loaded,
     version: int | None,
     once: Once | None,
     take: Callable[[StoredGame], Step | Early],
     entered_as_sent: Callable[[Game], bool] | None = None,
 ) -> Saved | Replayed | KeyReused | Stale | NotFound | Refused | Early:
     """One write on the locked game: a key's answer first, then the version, then the step."""
+    game_id = game.id if isinstance(game, StoredGame) else game
     if not ids.valid_id(game_id):
         return NotFound()
     with database().writing() as conn:
-        stored = queries.read(conn, game_id, lock=True)
+        stored = _locked(conn, game)
         if stored is None:
             return NotFound()
         answered = _answered(conn, game_id, once)
@@ -316,7 +323,18 @@ def _write(
         step = take(stored)
         if not isinstance(step, Step):
             return step
-        return Saved(_kept(conn, game_id, step, once))
+        return Saved(_kept(conn, stored, step, once))
+
+
+def _locked(conn: Connection, game: Loaded) -> StoredGame | None:
+    """The game under its row's lock: the one the caller loaded when it is still at the version
+    it was loaded at (every change moves the version on), else as read now; None: no game."""
+    if not isinstance(game, StoredGame):
+        return queries.read(conn, game, lock=True)
+    current = queries.locked_version(conn, game.id)
+    if current is None:
+        return None
+    return game if current == game.game.version else queries.read(conn, game.id)
 
 
 def _answered(conn: Connection, game_id: str, once: Once | None) -> Replayed | KeyReused | None:
@@ -405,11 +423,11 @@ def _entered_as_sent(number: int, typed: Typed, game: Game) -> bool:
 # -- keeping it ----------------------------------------------------------------------------------
 
 
-def _kept(conn: Connection, game_id: str, step: Step, once: Once | None) -> StoredGame:
-    """Keep the step (and the answer to its key); tell the other features, on this connection."""
-    store.keep(conn, game_id, step)
-    written = queries.read(conn, game_id)
-    assert written is not None
+def _kept(conn: Connection, stored: StoredGame, step: Step, once: Once | None) -> StoredGame:
+    """Keep the step (and the answer to its key); tell the other features, on this connection.
+    The game as written is the step's: nothing is read back."""
+    game_id = stored.id
+    written = replace(stored, game=step.game, updated_at=store.keep(conn, game_id, step))
     if once is not None:
         kept = store.Kept(once.fingerprint, once.answer(written))
         store.keep_answer(conn, game_id, once.key, kept)

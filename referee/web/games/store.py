@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
@@ -64,12 +64,14 @@ def insert_game(conn: Connection, game: Game, *, lang: str) -> tuple[str, str]:
     return game_id, token
 
 
-def keep(conn: Connection, game_id: str, step: Step) -> None:
-    """The step's round and its change kept, and the game's version moved on to the step's.
+def keep(conn: Connection, game_id: str, step: Step) -> datetime:
+    """The step's round and its change kept, and the game's version moved on to the step's;
+    the moment it was kept (the game's `updated_at`).
 
     The game's row was locked by the writer that read it at the version before the step.
     """
     change, logged = step.change, step.logged
+    now = clock.now()
     where = (rounds.c.game_id == game_id) & (rounds.c.number == change.round)
     if change.before is None:
         values = {"game_id": game_id, "number": change.round, "results": results_data(change.after)}
@@ -82,7 +84,7 @@ def keep(conn: Connection, game_id: str, step: Step) -> None:
         insert(changes).values(
             game_id=game_id,
             version=logged.version,
-            at=clock.now(),
+            at=now,
             action=change.action.value,
             round=change.round,
             before=results_data(change.before),
@@ -93,10 +95,11 @@ def keep(conn: Connection, game_id: str, step: Step) -> None:
     done = conn.execute(
         update(games)
         .where(games.c.id == game_id, games.c.version == logged.version - 1)
-        .values(version=logged.version, updated_at=clock.now())
+        .values(version=logged.version, updated_at=now)
     )
     # The row lock (or, for a new game, the insert in this transaction) makes this hold.
     assert done.rowcount == 1, "a game's version moved on under its row lock"
+    return now
 
 
 def kept_answer(conn: Connection, game_id: str, key: str) -> Kept | None:

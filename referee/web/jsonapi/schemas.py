@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final, TypeVar, assert_never
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, WithJsonSchema
 from pydantic import ValidationError as PydanticValidationError
 
 from referee.engine.cards import MAX_CARDS
-from referee.engine.variants import HOUSE_RULES
+from referee.engine.variants import HOUSE_RULES, HouseRule, RuleKind
 from referee.web.core.languages import LANGUAGES
 
 # -- reading ----------------------------------------------------------------------------------
@@ -109,6 +109,39 @@ Cards = Annotated[
         examples=["7H 7S 7D", ["5H", "6H", "7H", "JK"]],
     ),
 ]
+
+
+def _house_rule_schema(rule: HouseRule) -> dict[str, Any]:
+    """What the document says of one house rule's value, by its kind (the engine reads it,
+    and may refuse more: a contract table that leaves a round without a contract)."""
+    bounds = {"minimum": rule.low, "maximum": rule.high}
+    match rule.kind:
+        case RuleKind.BOOL:
+            return {"type": "boolean"}
+        case RuleKind.INT:
+            return {"type": "integer", **bounds}
+        case RuleKind.OPTIONAL_INT:
+            return {"anyOf": [{"type": "integer", **bounds}, {"type": "null"}]}
+        case RuleKind.CHOICE:
+            return {"enum": [*rule.choices, *(old for old, _ in rule.legacy)]}
+        case RuleKind.DEAL:
+            return {"type": "array", "items": {"type": "integer", **bounds}, "maxItems": 12}
+        case RuleKind.POINTS:
+            return {"type": "object", "additionalProperties": {"type": "integer", **bounds}}
+        case RuleKind.CONTRACTS:
+            return {
+                "anyOf": [
+                    {"type": "array", "maxItems": 12},
+                    {"type": "object", "maxProperties": 12},
+                    {"type": "string"},
+                ],
+                "description": 'a contract a round, or rounds changed: "round 7: four runs of 3"',
+            }
+        case RuleKind.SHOE:
+            return {"description": "a list of {min_players, max_players, decks, jokers}"}
+    assert_never(rule.kind)
+
+
 HouseRules = Annotated[
     dict[str, Any],
     Field(
@@ -116,6 +149,17 @@ HouseRules = Annotated[
         description="house rules by name (GET /api/v1/variants lists them), each overriding "
         "the variant's value",
         examples=[{"max_jokers_per_meld": 2}],
+    ),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "properties": {name: _house_rule_schema(rule) for name, rule in HOUSE_RULES.items()},
+            "additionalProperties": False,
+            "maxProperties": len(HOUSE_RULES),
+            "description": "house rules by name (GET /api/v1/variants lists them), each "
+            "overriding the variant's value",
+            "examples": [{"max_jokers_per_meld": 2}],
+        }
     ),
 ]
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from flask import Flask, Response, request
 
-from referee.engine.game import GameRefused, reason
+from referee.engine.errors import GameRefused, reason
 
 HEADER: Final = "Idempotency-Key"
 #: 8 to 64 visible ASCII characters: a UUID fits, so does any client's own scheme.

@@ -18,8 +18,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from referee.engine.errors import PlayersError, RefereeError
-from referee.engine.game import MAX_SEATS, GameRefused, read_names
+from referee.engine.errors import GameRefused, PlayersError, RefereeError
+from referee.engine.game import MAX_SEATS
+from referee.engine.names import read_names
 from referee.engine.variants import VARIANTS
 from referee.web.games import queries
 from referee.web.plumbing.i18n import current_language

@@ -19,17 +19,11 @@ from referee.engine.cards import MAX_CARDS, Card, parse_cards
 from referee.engine.contracts import MAX_MELDS, check_contract
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game
+from referee.engine.house_rules import get_variant
 from referee.engine.layoffs import check_layoff
 from referee.engine.melds import check_meld, shoe_violations
 from referee.engine.scoring import verify_hand_size
-from referee.engine.variants import (
-    HOUSE_RULES,
-    VARIANTS,
-    ContractDown,
-    ShoeRule,
-    Variant,
-    get_variant,
-)
+from referee.engine.variants import HOUSE_RULES, VARIANTS, ContractDown, ShoeRule, Variant
 from referee.web.core.languages import LANGUAGES
 from referee.web.jsonapi.errors import bad
 from referee.web.jsonapi.schemas import Problem, Unreadable, read
@@ -274,11 +268,11 @@ def house_rules_data() -> JSON:
     described: JSON = {}
     for name, rule in HOUSE_RULES.items():
         item: JSON = {
-            "kind": rule.kind,
+            "kind": rule.kind.value,
             "label": house_rule_label(name),
             "help": house_rule_help(name),
         }
-        if rule.kind in ("int", "optional_int", "deal", "points"):
+        if rule.kind.bounded:
             item.update(low=rule.low, high=rule.high)
         if rule.choices:
             item["choices"] = [{"value": c, "label": choice_label(c)} for c in rule.choices]

@@ -21,7 +21,8 @@ from flask import current_app, has_app_context
 
 from referee.engine.errors import RefereeError
 from referee.engine.game import Game
-from referee.engine.variants import ShoeRule, Variant, get_variant
+from referee.engine.house_rules import get_variant
+from referee.engine.variants import ShoeRule, Variant
 from referee.web.games import queries
 from referee.web.plumbing.database import EXTENSION as DATABASE
 from referee.web.vocabulary.house_rules import TableRules, table_rules

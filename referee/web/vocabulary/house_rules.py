@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.errors import HouseRuleError, RefereeError
-from referee.engine.variants import HOUSE_RULES, VARIANTS, Variant, get_variant
+from referee.engine.house_rules import get_variant
+from referee.engine.variants import HOUSE_RULES, VARIANTS, RuleKind, Variant
 from referee.web.plumbing.numbers import whole_number
 
 #: Longest `house_rules` JSON we read (a custom 12-round table fits in far less).
@@ -49,19 +50,19 @@ def _query_value(name: str, text: str) -> Any:
     kind = HOUSE_RULES[name].kind
     stripped = text.strip()
     lowered = stripped.lower()
-    if kind == "bool":
+    if kind is RuleKind.BOOL:
         if lowered in _TRUE:
             return True
         if lowered in _FALSE:
             return False
         raise HouseRuleError(rule=name, value=stripped[:80])
-    if kind in ("int", "optional_int"):
-        if kind == "optional_int" and lowered in ("", "none", "null"):
+    if kind.number:
+        if kind is RuleKind.OPTIONAL_INT and lowered in ("", "none", "null"):
             return None
         return _number(name, stripped)
-    if kind == "choice":
+    if kind is RuleKind.CHOICE:
         return stripped
-    if kind == "deal" and stripped and stripped[0] != "[":
+    if kind is RuleKind.DEAL and stripped and stripped[0] != "[":
         # deal=10,11,12 reads as well as deal=[10,11,12]
         return [_number(name, part) for part in stripped.split(",")]
     try:

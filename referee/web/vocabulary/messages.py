@@ -15,9 +15,9 @@ from typing import Any, Final
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
-from referee.engine.errors import ALL_CODES, RefereeError, Violation
-from referee.engine.game import Reason
-from referee.web.vocabulary.words import (
+from referee.engine.errors import ALL_CODES, Reason, RefereeError, Violation
+
+from .words import (
     card_label,
     cards_or,
     house_rule_label,

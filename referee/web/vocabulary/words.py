@@ -8,7 +8,7 @@ referee) takes them from here, so one term is used for one thing everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from flask_babel import get_locale, gettext, ngettext
@@ -24,7 +24,15 @@ from referee.engine.cards import (
     parse_card,
 )
 from referee.engine.errors import RefereeError
-from referee.engine.variants import HOUSE_RULES, Contract, Scoring, ShoeRule, Variant
+from referee.engine.variants import (
+    HOUSE_RULES,
+    VARIANTS,
+    Contract,
+    RuleKind,
+    Scoring,
+    ShoeRule,
+    Variant,
+)
 
 # -- the current language -----------------------------------------------------------------
 
@@ -308,17 +316,6 @@ def multiplier_text(factor: int) -> str:
 
 # -- variants -----------------------------------------------------------------------------
 
-_VARIANT_NAMES: Final[Mapping[str, Any]] = {
-    "contract": _l("Contract Rummy"),
-    "shanghai": _l("Shanghai Rummy"),
-    "zioncheck-nl": _l("Contract Rummy (Dutch rules)"),
-    "rummy": _l("Rummy"),
-    "frustration": _l("Frustration Rummy"),
-    "joker-rummy": _l("Joker Rummy"),
-    "progressive": _l("Progressive Rummy"),
-    "short": _l("Short Contract Rummy"),
-}
-
 _VARIANT_SUMMARIES: Final[Mapping[str, Any]] = {
     "contract": _l(
         "Seven rounds, each with its contract of sets and runs; two or three decks with "
@@ -352,10 +349,11 @@ def _variant_id(variant: Any) -> str:
 
 
 def variant_name(variant_id: Any) -> str:
-    """The variant's name in the current language (an id or a Variant)."""
+    """The variant's name in the current language (an id or a Variant): the engine's name,
+    translated (the catalogs take it from `engine/variants.py`, where `N_` marks it)."""
     key = _variant_id(variant_id)
-    name = _VARIANT_NAMES.get(key)
-    return str(name) if name is not None else key
+    variant = VARIANTS.get(key)
+    return gettext(variant.name) if variant is not None else key
 
 
 def variant_summary(variant_id: Any) -> str:
@@ -578,27 +576,32 @@ def house_rule_value(name: str, value: Any) -> str:
     kind = HOUSE_RULES[name].kind
     if name == "buy_limit" and value == 0:
         return gettext("0: no buying")  # never "at most 0 buys"
-    if kind == "bool":
+    if kind is RuleKind.BOOL:
         return gettext("yes") if value else gettext("no")
     if value is None:
         return gettext("every round") if name == "rounds_played" else gettext("no limit")
-    if kind == "choice":
-        return choice_label(value)
-    if kind in ("contracts", "deal", "shoe") and not value:
+    if kind.listed and not value:
         return gettext("none")  # a game without contracts deals by the table's size
-    if kind == "contracts":
-        return " · ".join(
-            f"{number}: {contract_text(contract)}" for number, contract in enumerate(value, 1)
-        )
-    if kind == "shoe":
-        return " · ".join(_shoe_rule_text(rule) for rule in value)
-    if kind == "points":
-        return ", ".join(
-            f"{rank_label(rank)} {points}" for rank, points in zip(Rank, value, strict=True)
-        )
-    if kind == "deal":
-        return ", ".join(str(cards) for cards in value)
-    return str(value)
+    words = _VALUE_WORDS.get(kind)
+    return str(value) if words is None else words(value)
+
+
+def _contracts_text(contracts: Sequence[Contract]) -> str:
+    return " · ".join(f"{number}: {contract_text(c)}" for number, c in enumerate(contracts, 1))
+
+
+def _points_text(points: Sequence[int]) -> str:
+    return ", ".join(f"{rank_label(rank)} {n}" for rank, n in zip(Rank, points, strict=True))
+
+
+#: A value in words by its rule's kind, where it is more than the number it is.
+_VALUE_WORDS: Final[Mapping[RuleKind, Callable[[Any], str]]] = {
+    RuleKind.CHOICE: choice_label,
+    RuleKind.CONTRACTS: _contracts_text,
+    RuleKind.SHOE: lambda shoe: " · ".join(_shoe_rule_text(rule) for rule in shoe),
+    RuleKind.POINTS: _points_text,
+    RuleKind.DEAL: lambda deal: ", ".join(str(cards) for cards in deal),
+}
 
 
 def house_rules_in_words(variant: Variant, names: Iterable[str]) -> list[tuple[str, str]]:
