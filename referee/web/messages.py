@@ -498,6 +498,20 @@ _MESSAGES: Final[Mapping[str, Message]] = {
         "“%(method)s” is no way to draw: mix, standings or random.", **p
     ),
     "bad_seed": lambda p: gettext("A seed is a whole number from 0 to %(max)s.", **p),
+    # -- drills (the trainer) --
+    "unknown_drill_kind": lambda p: gettext(
+        "There is no drill called “%(kind)s”; ask for meld, contract, value, layoff, swap, "
+        "solve or facts.",
+        **p,
+    ),
+    "bad_drill_level": lambda p: gettext("A level is 1, 2 or 3, not %(level)s.", **p),
+    "bad_drill_count": lambda p: gettext("A pack holds 1 to %(max)s drills, not %(count)s.", **p),
+    "no_drills_of_kind": lambda p: gettext(
+        "%(variant)s has no joker swaps to practise: none of its jokers may be swapped.", **p
+    ),
+    "too_few_drills": lambda p: gettext(
+        "This table has only %(count)s different questions of this kind: ask for fewer.", **p
+    ),
     "unknown_scheme": lambda p: gettext(
         "“%(scheme)s” is no tournament scheme: romme, placement or points.", **p
     ),
@@ -759,7 +773,11 @@ def _word(code: str, key: str, value: Any, players: Sequence[str] | None) -> Any
         return player_label(value, players)
     if key == "players" and code == "two_players_out":
         return players_label(value, players)
-    if key in ("variant", "game_variant") and code in ("no_contract", "game_variant_differs"):
+    if key in ("variant", "game_variant") and code in (
+        "no_contract",
+        "game_variant_differs",
+        "no_drills_of_kind",
+    ):
         return variant_name(value)
     if key in ("tables", "allowed") and isinstance(value, list | tuple):
         return ", ".join(str(item) for item in value)
