@@ -128,7 +128,7 @@ def verify_request(variant: Variant, kind: str | None, level: int, count: int, s
     (contract drills in rummy are `no_contract`), `bad_drill_level`, `bad_drill_count`,
     `bad_seed`."""
     if kind is not None and kind not in KINDS:
-        raise RefereeError("unknown_drill_kind", kind=str(kind)[:20], kinds=list(KINDS))
+        raise RefereeError("unknown_drill_kind", kind=str(kind)[:20], kinds=", ".join(KINDS))
     if kind == "contract" and not variant.has_contracts:
         raise RefereeError("no_contract", variant=variant.id)
     if kind is not None and not _has_kind(variant, kind):

@@ -84,6 +84,7 @@ def create_app(
     from .events.api import api_bp as events_api_bp
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
+    from .training import api_bp as training_api_bp
 
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
@@ -123,12 +124,14 @@ def create_app(
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
     csrf.exempt(events_api_bp)
+    csrf.exempt(training_api_bp)
     api.init_app(app, find_game=_game_by_id)
     blueprints = (
         health.bp,
         games_api_bp,
         clubs_api_bp,
         events_api_bp,
+        training_api_bp,
         games.bp,
         clubs.bp,
         events.bp,

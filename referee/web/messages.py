@@ -500,9 +500,7 @@ _MESSAGES: Final[Mapping[str, Message]] = {
     "bad_seed": lambda p: gettext("A seed is a whole number from 0 to %(max)s.", **p),
     # -- drills (the trainer) --
     "unknown_drill_kind": lambda p: gettext(
-        "There is no drill called “%(kind)s”; ask for meld, contract, value, layoff, swap, "
-        "solve or facts.",
-        **p,
+        "There is no drill called “%(kind)s”; ask for one of %(kinds)s.", **p
     ),
     "bad_drill_level": lambda p: gettext("A level is 1, 2 or 3, not %(level)s.", **p),
     "bad_drill_count": lambda p: gettext("A pack holds 1 to %(max)s drills, not %(count)s.", **p),
