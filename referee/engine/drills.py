@@ -682,14 +682,21 @@ def _same_suit_runs(table: _Table, asked: _Asked, rng: random.Random) -> _Asked 
     if len(runs) < 2 or table.variant.contract_runs is ContractRuns.ANY:
         return None
     first, second = runs[0], runs[1]
-    copied = [
-        Card(stands_for=c.stands_for) if c.stands_for is not None else c
-        for c in asked.melds[first][: len(asked.melds[second])]
-    ]
-    if len(copied) < len(asked.melds[second]) or not all(table.take(c) for c in copied):
+    length = len(asked.melds[second])
+    if table.variant.contract_runs is ContractRuns.DIFFERENT_SUITS:
+        suit = check_meld(asked.melds[first], table.variant, undeclared_ok=True).reading
+        made = _run(table, rng, length, suit=suit.suit if suit is not None else None)
+    else:
+        made = [
+            Card(stands_for=c.stands_for) if c.stands_for is not None else c
+            for c in asked.melds[first][:length]
+        ]
+        if len(made) < length or not all(table.take(c) for c in made):
+            made = None
+    if made is None:
         return None
     melds = [list(m) for m in asked.melds]
-    melds[second] = copied
+    melds[second] = made
     return _Asked(melds, asked.going_out, asked.discard)
 
 

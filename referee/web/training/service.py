@@ -23,6 +23,13 @@ from referee.web.words import card_label, shoe_text
 JSON = dict[str, Any]
 #: Drills in a pack when the query does not say.
 DEFAULT_COUNT = 10
+#: What each number of the query may be (a table's size: the largest any variant allows).
+_BOUNDS = {
+    "level": (engine.LEVELS[0], engine.LEVELS[-1]),
+    "count": (1, engine.MAX_COUNT),
+    "seed": (0, engine.MAX_SEED),
+    "players": (2, 8),
+}
 
 
 def _number(args: Mapping[str, str], name: str) -> int | None:
@@ -30,7 +37,10 @@ def _number(args: Mapping[str, str], name: str) -> int | None:
     text = args.get(name, "").strip()
     if not text:
         return None
-    number = plain_count(text)
+    number = plain_count(text, digits=12)
+    if number is None and text.isascii() and text.isdigit():
+        low, high = _BOUNDS[name]
+        raise RefereeError("out_of_range", field=name, value=text[:12] + "…", low=low, high=high)
     if number is None:
         raise RefereeError("wrong_type", field=name, expected="integer")
     return number
