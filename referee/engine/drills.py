@@ -214,6 +214,18 @@ def _unique_fact(
 
 # -- the table and its shoe -------------------------------------------------------------------
 
+#: The 52 natural cards, and a shoe's count of each by its decks (copied, never rebuilt).
+_NATURALS: Final = tuple(Card(rank, suit) for suit in SUITS for rank in Rank)
+_SHOES: dict[int, dict[Card, int]] = {}
+#: Places drawn for one card before the shoe is taken as empty.
+_DRAWS: Final = 10_000
+
+
+def _full_shoe(decks: int) -> dict[Card, int]:
+    if decks not in _SHOES:
+        _SHOES[decks] = dict.fromkeys(_NATURALS, decks)
+    return _SHOES[decks].copy()
+
 
 @dataclass
 class _Table:
@@ -233,8 +245,7 @@ class _Table:
             else rng.randint(variant.min_players, variant.max_players)
         )
         shoe = variant.shoe_for(size)
-        left = {Card(rank, suit): shoe.decks for suit in SUITS for rank in Rank}
-        return cls(variant, size, shoe, left, shoe.jokers)
+        return cls(variant, size, shoe, _full_shoe(shoe.decks), shoe.jokers)
 
     def fresh(self) -> _Table:
         return _Table(self.variant, self.players, self.shoe, dict(self.left), self.jokers)
@@ -253,12 +264,21 @@ class _Table:
         return True
 
     def random_card(self, rng: random.Random, *, jokers: bool = True) -> Card:
-        """Any card still in the shoe (a joker as often as the shoe holds them)."""
-        naturals = [card for card, n in self.left.items() for _ in range(n)]
-        pool = naturals + ([JOKER] * self.jokers if jokers else [])
-        chosen = rng.choice(pool)
-        self.take(chosen)
-        return chosen
+        """Any card still in the shoe, each as likely as the copies of it left (a joker as
+        often as the jokers left): a place of the full shoe drawn until it holds a card."""
+        naturals = len(_NATURALS) * self.shoe.decks
+        places = naturals + (self.shoe.jokers if jokers else 0)
+        for _ in range(_DRAWS):
+            place = rng.randrange(places)
+            if place >= naturals:
+                chosen = JOKER if place - naturals < self.jokers else None
+            else:
+                card = _NATURALS[place % len(_NATURALS)]
+                chosen = card if place // len(_NATURALS) < self.left[card] else None
+            if chosen is not None:
+                self.take(chosen)
+                return chosen
+        raise RefereeError("too_few_drills", kind="cards", count=0)  # an empty shoe: never
 
     def base(self) -> JSON:
         return {"variant": self.variant.id, "players": self.players}
@@ -1043,7 +1063,8 @@ def _solve_hand(
             changed = _gap(table, base, rng) or _one_short(table, base, rng)
             base = changed if changed is not None else base
     elif near or rng.random() < 0.5:
-        melds = _contract_melds(table, round_number, level, rng)
+        # A near miss holds no joker: one would stand in for the card taken out.
+        melds = _contract_melds(table, round_number, 1 if near else level, rng)
         if melds is None:
             return None
         base = [card.plain for meld in melds for card in meld]
@@ -1053,7 +1074,8 @@ def _solve_hand(
         base = []
     if len(base) > size:
         return None
-    hand = base + [table.random_card(rng) for _ in range(size - len(base))]
+    jokers = not (near and variant.has_contracts)
+    hand = base + [table.random_card(rng, jokers=jokers) for _ in range(size - len(base))]
     rng.shuffle(hand)
     return hand
 
