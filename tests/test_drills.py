@@ -7,7 +7,10 @@ and each level holds its stated share of near misses. Hypothesis draws packs fro
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from itertools import cycle
 from pathlib import Path
@@ -159,6 +162,33 @@ def test_two_hundred_drills_of_each_kind_hold(variant_id: str, kind: str) -> Non
         holds(variant, pack, 50, level)
         again = engine.drills(variant, kind=kind, level=level, count=50, seed=seed)
         assert again == pack  # the same seed, the same pack
+
+
+_PACK_DIGEST = """
+import hashlib, json
+from referee.engine.drills import drills
+from referee.engine.variants import VARIANTS
+said = [
+    json.dumps([d.key, d.answer, d.near_miss, [r.code for r in d.reasons]], sort_keys=True)
+    for v in VARIANTS.values() for d in drills(v, level=3, count=50, seed=9)
+]
+print(hashlib.sha256("|".join(said).encode()).hexdigest())
+"""
+
+
+def test_a_pack_is_the_same_in_every_process() -> None:
+    """Nothing depends on the order of a set or the process's hash seed."""
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", _PACK_DIGEST],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
 
 
 def test_every_kind_is_there_but_where_the_rules_have_none() -> None:
