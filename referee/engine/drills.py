@@ -764,6 +764,9 @@ def _contract_drill(table: _Table, level: int, near: bool, rng: random.Random) -
     if near:
         mutations = list(_CONTRACT_MUTATIONS)
         rng.shuffle(mutations)
+        if rng.random() < 0.5:  # half of them a meld's own near miss: a gap, a joker too many
+            mutations.remove(_contract_meld_changed)
+            mutations.insert(0, _contract_meld_changed)
         changed = next(
             (m for m in (mutate(table, asked, rng) for mutate in mutations) if m is not None), None
         )
@@ -803,12 +806,17 @@ def _contract_json(variant: Variant, round_number: int) -> JSON:
 # -- 3. what is this hand worth? -------------------------------------------------------------
 
 
+#: The card values most tables count by (A 15, 2-9 5, 10-K 10): a rank a variant values
+#: otherwise is a trap in its hands.
+_USUAL_POINTS: Final = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+
+
 def _traps(variant: Variant) -> list[Card]:
-    """Cards a player miscounts: aces, tens, jokers, and each rank worth otherwise than the
-    rank below it."""
+    """Cards a player miscounts: aces, tens, jokers, and each rank the variant values
+    otherwise than most tables do."""
     ranks = {Rank.ACE, Rank.TEN}
     for rank in Rank:
-        if rank > Rank.TWO and variant.rank_points[rank - 1] != variant.rank_points[rank - 2]:
+        if variant.rank_points[rank - 1] != _USUAL_POINTS[rank - 1]:
             ranks.add(rank)
     cards = [Card(rank, suit) for suit in SUITS for rank in Rank if rank in ranks]
     return cards + ([JOKER] if variant.uses_jokers else [])
