@@ -440,6 +440,7 @@ def test_a_drill_speaks_the_language_asked(client: FlaskClient) -> None:
         ("variant=rummy&kind=contract", "no_contract", "kind"),
         ("variant=rummy&kind=swap", "no_drills_of_kind", "kind"),
         ("variant=contract&level=4", "bad_drill_level", "level"),
+        ("variant=contract&level=0", "bad_drill_level", "level"),
         ("variant=contract&level=x", "wrong_type", "level"),
         ("variant=contract&count=0", "bad_drill_count", "count"),
         ("variant=contract&count=51", "bad_drill_count", "count"),

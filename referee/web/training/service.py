@@ -53,7 +53,8 @@ def pack(args: Mapping[str, str]) -> JSON:
         raise RefereeError("missing_field", field="variant")
     table = table_rules(variant_id, overrides_from_query(args))
     kind = args.get("kind", "").strip() or None
-    level = _number(args, "level") or 1
+    level = _number(args, "level")
+    level = 1 if level is None else level
     count = _number(args, "count")
     seed = _number(args, "seed")
     seed = secrets.randbelow(engine.MAX_SEED + 1) if seed is None else seed
