@@ -422,7 +422,10 @@ def test_a_seed_gives_the_same_pack_and_no_seed_a_seed_to_ask_again(client: Flas
 
 def test_a_drill_speaks_the_language_asked(client: FlaskClient) -> None:
     pack = client.get("/api/v1/drills?variant=zioncheck-nl&kind=meld&level=3&count=20&seed=1"
-                      "&lang=nl").get_json()  # fmt: skip
+                      "&lang=nl&max_players=8").get_json()  # fmt: skip
+    assert pack["house_rules"] == {"max_players": 8}
+    rules = client.get(pack["rules_url"])
+    assert rules.status_code == 200 and 'lang="nl"' in rules.get_data(as_text=True)
     assert pack["drills"][0]["prompt"] == "Is dit een combinatie?"
     assert pack["drills"][0]["choice_labels"] == ["Ja", "Nee"]
     facts = client.get("/api/v1/drills?variant=contract&kind=facts&count=30&seed=2&lang=de")

@@ -56,4 +56,7 @@ class DrillsAnswer(Answer):
     near_miss_percent: int = Field(description="the level's share of near misses")
     near_misses: int = Field(description="how many drills of the pack are near misses")
     house_rules: dict[str, Any] = Field(description="the house rules that differ from the variant")
+    rules_url: str = Field(
+        description="the table's rules as a page (its rule card), in the request's language"
+    )
     drills: list[Drill]

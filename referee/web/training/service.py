@@ -11,11 +11,14 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from flask import url_for
 from flask_babel import gettext
 
 from referee.engine import drills as engine
 from referee.engine.errors import RefereeError
+from referee.web.hosting import external_values
 from referee.web.house_rules import overrides_from_query, table_rules
+from referee.web.i18n import current_language
 from referee.web.inputs import plain_count
 from referee.web.messages import describe
 from referee.web.words import card_label, shoe_text
@@ -72,8 +75,15 @@ def pack(args: Mapping[str, str]) -> JSON:
         "near_miss_percent": engine.NEAR_MISS_PERCENT[level],
         "near_misses": engine.near_misses(count, level),
         "house_rules": dict(table.changed),
+        "rules_url": _rules_url(table.variant.id, table.query()),
         "drills": [drill_answer(drill) for drill in drawn],
     }
+
+
+def _rules_url(variant_id: str, house_rules: Mapping[str, str]) -> str:
+    """The table's rules page, its house rules kept, in the request's language."""
+    args: dict[str, Any] = {"variant": variant_id, "lang": current_language(), **house_rules}
+    return url_for("printing.rules", **args, **external_values())
 
 
 def drill_answer(drill: engine.Drill) -> JSON:
