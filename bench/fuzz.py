@@ -27,7 +27,8 @@ from flask import Flask  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import referee.web.games.api  # noqa: E402,F401
+import referee.web.games.api  # noqa: E402
+import referee.web.training.api  # noqa: E402,F401
 from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.jsonapi.openapi import OPERATIONS  # noqa: E402

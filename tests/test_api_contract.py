@@ -28,7 +28,8 @@ from werkzeug.serving import make_server
 
 # Their calls document themselves on import (the evenings' import the clubs' and games').
 import referee.web.events.api
-import referee.web.games.api  # noqa: F401
+import referee.web.games.api
+import referee.web.training.api  # noqa: F401
 from referee.web import create_app
 from referee.web.jsonapi.openapi import OPERATIONS
 from referee.web.plumbing.database import database

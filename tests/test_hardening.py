@@ -64,6 +64,27 @@ def _created(client: FlaskClient, players: list[str] = PLAYERS) -> dict[str, Any
 # -- no 500s -----------------------------------------------------------------------------------
 
 
+#: What a query parameter may hold that no reader expects.
+_ODD_VALUES: Final = (
+    "%00", "9" * 400, "1e9", "-0", "٣", "１", " 3 ", "[]", "{}", "\u202e2", "x" * 5000,
+)  # fmt: skip
+
+
+def test_every_parameter_of_the_drills_call_is_read_without_a_500(probed: FlaskClient) -> None:
+    """GET /api/v1/drills (issue 32): each parameter with each odd value, the others good, is
+    a pack or a 400 in the API's error shape naming the field, in the language asked."""
+    good = {"variant": "contract", "kind": "meld", "level": "2", "count": "3", "seed": "7",
+            "players": "4", "house_rules": "{}", "lang": "de"}  # fmt: skip
+    for name in good:
+        for value in _ODD_VALUES:
+            answer = probed.get("/api/v1/drills", query_string={**good, name: value})
+            assert answer.status_code in (200, 400), (name, value, answer.status_code)
+            assert answer.is_json, (name, value)
+            if answer.status_code == 400:
+                error = answer.get_json()["error"]
+                assert error["message"] and error.get("field") == name, (name, value, error)
+
+
 @pytest.mark.parametrize("body", [b"[" * 1500 + b"]" * 1500, b'{"a":' * 3000 + b"1" + b"}" * 3000])
 def test_json_nested_deeper_than_the_parser_goes_is_a_400(probed: FlaskClient, body: bytes) -> None:
     game = _created(probed)

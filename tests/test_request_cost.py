@@ -25,6 +25,20 @@ from referee.web.plumbing.hosting import MAX_FORM_BODY
 LIMIT_MS = 100.0
 
 
+def _cheapest_ms(work: Any, tries: int = 3) -> float:
+    """The CPU milliseconds `work()` costs, tried again (up to `tries` times) while over
+    LIMIT_MS, the cheapest kept: as the sweep does, so that a collection of a busy test
+    process's heap or a slow moment of the machine does not fail a bound the code keeps."""
+    best = float("inf")
+    for _ in range(tries):
+        started = time.process_time()
+        work()
+        best = min(best, (time.process_time() - started) * 1000)
+        if best < LIMIT_MS:
+            break
+    return best
+
+
 def test_no_body_of_any_shape_costs_a_call_more_than_100_ms_of_cpu(client: FlaskClient) -> None:
     found = sweep(client, again_over=LIMIT_MS)
     over = [f"{m.operation} {m.shape}: {m.cpu_ms:.0f} ms" for m in found if m.cpu_ms > LIMIT_MS]
@@ -75,14 +89,18 @@ class _Unbounded(Body):
 
 
 def test_a_body_wrong_everywhere_is_read_in_one_pass_and_told_its_first_problems() -> None:
-    started = time.process_time()
-    try:
-        read(_Unbounded, {"numbers": ["x"] * 20_000})
-    except Unreadable as unreadable:
-        problems = unreadable.problems
-    else:
-        raise AssertionError("read")
-    assert (time.process_time() - started) * 1000 < LIMIT_MS
+    found: list[Any] = []
+
+    def read_it() -> None:
+        try:
+            read(_Unbounded, {"numbers": ["x"] * 20_000})
+        except Unreadable as unreadable:
+            found[:] = unreadable.problems
+        else:
+            raise AssertionError("read")
+
+    assert _cheapest_ms(read_it) < LIMIT_MS
+    problems = found
     assert len(problems) == MAX_PROBLEMS
     assert [p.where for p in problems[:2]] == [("numbers", 0), ("numbers", 1)]
 
@@ -142,10 +160,15 @@ def _largest_form(make: Any, limit: int = MAX_FORM_BODY) -> str:
 
 def test_a_form_past_64_kb_is_refused_unread(client: FlaskClient) -> None:
     body = _form_body([("players-0", "x")] * 20_000)
-    started = time.process_time()
-    answer = client.post("/", data=body, content_type="application/x-www-form-urlencoded")
-    assert answer.status_code == 413
-    assert (time.process_time() - started) * 1000 < LIMIT_MS
+    answers = []
+
+    def post() -> None:
+        answers.append(
+            client.post("/", data=body, content_type="application/x-www-form-urlencoded")
+        )
+
+    assert _cheapest_ms(post) < LIMIT_MS
+    assert {answer.status_code for answer in answers} == {413}
 
 
 def test_a_round_form_of_thousands_of_seats_costs_what_eight_do(client: FlaskClient) -> None:

@@ -291,6 +291,18 @@ EVENT_CODES = frozenset(
     }
 )
 
+# A pack of drills that cannot be drawn (`referee.engine.drills`), beside `bad_seed`,
+# `bad_players` and `no_contract`.
+DRILL_CODES = frozenset(
+    {
+        "unknown_drill_kind",
+        "bad_drill_level",
+        "bad_drill_count",
+        "no_drills_of_kind",
+        "too_few_drills",
+    }
+)
+
 # What a valid lay-off or joker swap waits for where the check was not told (a verdict's
 # `conditions`, said like violations).
 CONDITION_CODES = frozenset(
@@ -302,4 +314,4 @@ CONDITION_CODES = frozenset(
     }
 )
 
-ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES | EVENT_CODES
+ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES | EVENT_CODES | DRILL_CODES

@@ -85,6 +85,7 @@ def create_app(
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
     from .refereeing.api import api_bp as refereeing_api_bp
+    from .training import api_bp as training_api_bp
 
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
@@ -125,6 +126,7 @@ def create_app(
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
     csrf.exempt(events_api_bp)
+    csrf.exempt(training_api_bp)
     jsonapi.init_app(app)
     health.init_app(app, reports={"live": live.state})
     blueprints = (
@@ -132,6 +134,7 @@ def create_app(
         games_api_bp,
         clubs_api_bp,
         events_api_bp,
+        training_api_bp,
         games.bp,
         clubs.bp,
         events.bp,

@@ -189,6 +189,10 @@ def document(version: str, server: str = "/", *, limited: Collection[tuple[str, 
             {"name": "games", "description": "Keeping a game's score"},
             {"name": "clubs", "description": "The same people over many games: stats, ratings"},
             {
+                "name": "training",
+                "description": "Drills for learning the rules, every answer the referee's",
+            },
+            {
                 "name": "events",
                 "description": "A club night: check-in, series drawn to tables, the standings",
             },

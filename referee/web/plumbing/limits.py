@@ -1,5 +1,5 @@
 """Rate limits (Flask-Limiter): how often one address may solve, check, write, create, import,
-run a club night and build a PDF.
+run a club night, draw drills and build a PDF.
 
 The calls are named here by endpoint, in groups that share one count per client address, and
 limited when the app is built (`init_app`, after every blueprint is registered): no view
@@ -132,6 +132,9 @@ GROUPS: Final = (
             "events_api.series",
         ),
     ),
+    # The trainer's packs of drills: each draws up to 50 hands and asks the referee (the
+    # solver too) about every one. A phone asks for a pack of ten a session.
+    Group("RATELIMIT_DRILLS", "60 per minute; 600 per hour", ("training_api.drills",), ("GET",)),
     # A club's file brings in up to 2,000 games at once: seconds of work each time.
     Group(
         "RATELIMIT_IMPORTS", "5 per minute; 30 per hour", ("games.import_game", "clubs.import_club")

@@ -400,7 +400,11 @@ def _word(code: str, key: str, value: Any, players: Sequence[str] | None) -> Any
         return player_label(value, players)
     if key == "players" and code == "two_players_out":
         return players_label(value, players)
-    if key in ("variant", "game_variant") and code in ("no_contract", "game_variant_differs"):
+    if key in ("variant", "game_variant") and code in (
+        "no_contract",
+        "game_variant_differs",
+        "no_drills_of_kind",
+    ):
         return variant_name(value)
     if key in ("tables", "allowed") and isinstance(value, list | tuple):
         return ", ".join(str(item) for item in value)

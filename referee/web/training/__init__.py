@@ -1,0 +1,8 @@
+"""The trainer: drills built from the referee (issue 32). `GET /api/v1/drills` answers a pack;
+the drills themselves are the engine's (`referee.engine.drills`)."""
+
+from flask import Blueprint
+
+api_bp = Blueprint("training_api", __name__, url_prefix="/api/v1")
+
+from . import api, messages  # noqa: E402,F401
