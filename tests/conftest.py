@@ -39,6 +39,7 @@ from referee.web import create_app
 from referee.web.database import database, make_engine, normalize_url, upgrade
 
 ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 
@@ -98,12 +99,29 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["RATELIMIT_ENABLED"] = "0"
 
 
+# The marks a folder of tests gives all its tests (`./scripts/test --fast` leaves these out).
+FOLDER_MARKS = {"browser": "browser", "ops": "slow", "web/printing": "pdf"}
+
+
+def folder_marks(path: Path) -> set[str]:
+    """The marks of a test file's folder under tests/: `tests/web/printing/x.py` is `pdf`."""
+    parent = path.resolve().parent
+    if not parent.is_relative_to(TESTS):
+        return set()
+    folder = f"{parent.relative_to(TESTS).as_posix()}/"
+    return {mark for prefix, mark in FOLDER_MARKS.items() if folder.startswith(f"{prefix}/")}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Marks follow from the fixtures, so `-m "not browser"` or `-m storage` need no bookkeeping.
+    # Marks follow from the fixtures and the folders, so `-m "not browser"`, `-m storage` or
+    # `--fast` need no bookkeeping.
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
+        marks = folder_marks(item.path)
         if "page" in fixtures or "browser" in fixtures:
-            item.add_marker(pytest.mark.browser)
+            marks.add("browser")
+        for mark in sorted(marks):
+            item.add_marker(mark)
         if "database_url" in fixtures:
             item.add_marker(pytest.mark.storage)
         # A module's own fixture (gunicorn and nginx, an installed wheel, the print app) starts
@@ -267,7 +285,7 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
-# -- the rules' readings (tests/test_rules_*_reading.py) ---------------------------------------
+# -- the rules' readings (tests/rules/test_rules_*_reading.py) ---------------------------------
 
 
 @pytest.fixture(scope="module")
