@@ -234,6 +234,7 @@ def _run(schema: Any, seeded: dict[str, str], *, examples: int, seed: int) -> tu
     return cases, sorted(set(failures))
 
 
+@pytest.mark.slow  # a fuzz over every call, twice: a minute of CPU
 def test_every_call_holds_to_the_contract_under_every_check(
     fuzzed_app: Flask, seeded: dict[str, str]
 ) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
 from flask.testing import FlaskClient
 from largest_bodies import json_operations, sweep
 from pydantic import StrictInt
@@ -25,6 +26,7 @@ from referee.web.hosting import MAX_FORM_BODY
 LIMIT_MS = 100.0
 
 
+@pytest.mark.slow  # every shape at its largest, and CPU time measured: not on a busy machine
 def test_no_body_of_any_shape_costs_a_call_more_than_100_ms_of_cpu(client: FlaskClient) -> None:
     found = sweep(client, again_over=LIMIT_MS)
     over = [f"{m.operation} {m.shape}: {m.cpu_ms:.0f} ms" for m in found if m.cpu_ms > LIMIT_MS]
@@ -74,6 +76,7 @@ class _Unbounded(Body):
     numbers: list[StrictInt]
 
 
+@pytest.mark.slow  # CPU time measured
 def test_a_body_wrong_everywhere_is_read_in_one_pass_and_told_its_first_problems() -> None:
     started = time.process_time()
     try:

@@ -298,6 +298,7 @@ def _create(port: int) -> int:
     return answer.status
 
 
+@pytest.mark.slow  # gunicorn started for real
 def test_three_gunicorn_workers_share_one_count(tmp_path: Path) -> None:
     """Issue 34: with the per-worker count of memory://, three workers let three times the
     limit through. One thread a worker, so that the twenty creates sent at once are spread
