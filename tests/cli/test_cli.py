@@ -269,6 +269,7 @@ def test_house_rule_values_are_json_or_plain_words() -> None:
     )
 
 
+@pytest.mark.slow  # a Python of its own, the whole app imported
 def test_python_dash_m_referee() -> None:
     """The real entry point, in a fresh process, with the exit status as documented."""
     done = subprocess.run(

@@ -108,6 +108,7 @@ def test_digits_that_are_not_ascii_in_a_version_or_a_series_are_refused_not_a_50
         assert probed.get(f"{made['page']}?series={odd}").status_code == 200
 
 
+@pytest.mark.slow  # a fuzz: every form and body of an evening, 40 times over
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     text=st.text(max_size=80),
