@@ -6,7 +6,7 @@ paths, queries and form bodies), on SQLite and PostgreSQL, with fixed seeds.
     .venv/bin/python bench/fuzz.py --db sqlite --api-examples 50 --page-examples 500
 
 Prints requests and 5xx per part and database; exits 1 if any answer was a 5xx. The CI runs a
-bounded part of this in tests/test_api_contract.py and tests/test_hardening.py.
+bounded part of this in tests/web/api/test_api_contract.py and tests/web/app/test_hardening.py.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from bench.common import DATABASES, databases  # noqa: E402
 from referee.web import create_app  # noqa: E402
 from referee.web.jsonapi.openapi import OPERATIONS  # noqa: E402
 from referee.web.plumbing.database import database  # noqa: E402
-from tests.test_api_contract import CHECKS  # noqa: E402  (the checks CI holds the API to)
+from tests.web.api.test_api_contract import CHECKS  # noqa: E402  (the checks CI holds the API to)
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

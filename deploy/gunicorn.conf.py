@@ -97,7 +97,7 @@ def when_ready(server: Any) -> None:
     (`gc.freeze`), in the master and so in every worker forked from it: a collection then goes
     over what requests made, not over the whole app, and pages stay shared between workers.
     A body that makes many objects (a 64 KB list) costs its own work, not the app's size
-    (issue 34: a full collection of the app took 45 ms; tests/test_request_cost.py)."""
+    (issue 34: a full collection of the app took 45 ms; tests/web/api/test_request_cost.py)."""
     gc.collect()
     gc.freeze()
 

@@ -69,7 +69,8 @@ def invitation(url: str) -> str:
 def trusted_host(environ: Mapping[str, str]) -> str:
     """A host name the app answers to, as the settings in `environ` give them: SERVER_NAME,
     else the first TRUSTED_HOSTS (a leading dot trusts the name itself too), else 127.0.0.1."""
-    # Read as referee.web.plumbing.hosting reads them (tests/test_reach.py holds the two together).
+    # Read as referee.web.plumbing.hosting reads them (tests/ops/test_reach.py holds the two
+    # together).
     if environ.get("SERVER_NAME", "").strip():
         return environ["SERVER_NAME"].strip()
     for name in environ.get("TRUSTED_HOSTS", "").split(","):

@@ -1,4 +1,4 @@
-"""The club of the stats tests: four games worked out by hand (tests/test_records.py says the
+"""The club of the stats tests: four games worked out by hand (tests/engine/test_records.py says the
 numbers), played on the engine or through the JSON API."""
 
 from __future__ import annotations

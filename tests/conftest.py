@@ -17,6 +17,7 @@ import pwd
 import secrets
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -39,6 +40,11 @@ from referee.web import create_app
 from referee.web.plumbing.database import database, make_engine, normalize_url, upgrade
 
 ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+# Test modules share tables and helpers by module name (`from test_events import NAMES`), as when
+# every test sat in tests/: each folder of tests is on the path, so that one folder run alone
+# (`pytest tests/web/events`) finds what its tests import from another.
+sys.path += sorted({str(test.parent) for test in TESTS.rglob("test_*.py")} - set(sys.path))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 
@@ -98,14 +104,37 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["RATELIMIT_ENABLED"] = "0"
 
 
+# The marks a folder of tests gives all its tests (`./scripts/test --fast` leaves these out); a
+# test elsewhere is `pdf` too when its name says it reads one, `browser` when it opens one.
+FOLDER_MARKS = {"browser": "browser", "ops": "slow", "web/printing": "pdf"}
+
+
+def folder_marks(path: Path) -> set[str]:
+    """The marks of a test file's folder under tests/: `tests/web/printing/x.py` is `pdf`."""
+    parent = path.resolve().parent
+    if not parent.is_relative_to(TESTS):
+        return set()
+    folder = f"{parent.relative_to(TESTS).as_posix()}/"
+    return {mark for prefix, mark in FOLDER_MARKS.items() if folder.startswith(f"{prefix}/")}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Marks follow from the fixtures, so `-m "not browser"` or `-m storage` need no bookkeeping.
+    # Marks follow from the fixtures and the folders, so `-m "not browser"`, `-m storage` or
+    # `--fast` need no bookkeeping.
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
+        marks = folder_marks(item.path)
         if "page" in fixtures or "browser" in fixtures:
-            item.add_marker(pytest.mark.browser)
+            marks.add("browser")
+        if "pdf" in getattr(item, "originalname", item.name):
+            marks.add("pdf")
+        for mark in sorted(marks):
+            item.add_marker(mark)
         if "database_url" in fixtures:
             item.add_marker(pytest.mark.storage)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "postgresql" in callspec.params.values():
+            item.add_marker(pytest.mark.postgresql)
         # A module's own fixture (gunicorn and nginx, an installed wheel, the print app) starts
         # once: its tests go to one xdist worker together (`--dist loadgroup`); every other
         # test goes to whichever worker is free, so no long file is left to one worker at the end.
@@ -267,7 +296,7 @@ def screenshot_dir() -> Path:
     return SCREENSHOTS
 
 
-# -- the rules' readings (tests/test_rules_*_reading.py) ---------------------------------------
+# -- the rules' readings (tests/rules/test_rules_*_reading.py) ---------------------------------
 
 
 @pytest.fixture(scope="module")

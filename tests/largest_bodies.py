@@ -5,7 +5,7 @@ keys; a long number), the body with that place filled until the whole is just wi
 the API reads, and every list at its documented bound with each entry as large as it may be.
 
 Built from the OpenAPI document itself, so a new call or field is swept without a word here.
-tests/test_request_cost.py holds every such body to 100 ms of CPU; bench/request_cost.py
+tests/web/api/test_request_cost.py holds every such body to 100 ms of CPU; bench/request_cost.py
 prints each call's worst.
 """
 

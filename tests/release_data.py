@@ -1,6 +1,6 @@
 """The data folder of the previous release, for the upgrade tests: what a club's server held
-before this version was started on it (tests/test_upgrade.py on a checkout, tests/test_image.py
-on the image with it as /data).
+before this version was started on it (tests/web/backup/test_upgrade.py on a checkout,
+tests/ops/test_image.py on the image with it as /data).
 
 `data/release-0005.sql` is that release's SQLite database as SQL text (`sqlite3 .dump`: it can
 be read in a review and diffs as text), at schema revision 0005, the newest of main when it was

@@ -231,8 +231,8 @@ VIOLATION_CODES = frozenset(
 
 # A club night's refusals (`referee.engine.events`, `seating`, `tournament`), beside the codes
 # above they share (bad_input, empty_name, name_too_long, unknown_player, unknown_variant...).
-# In ALL_CODES: the web layer gives each its sentence (tests/test_messages.py holds ALL_CODES
-# to the messages).
+# In ALL_CODES: the web layer gives each its sentence (tests/web/words/test_messages.py holds
+# ALL_CODES to the messages).
 EVENT_CODES = frozenset(
     {
         # the settings

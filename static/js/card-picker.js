@@ -1,26 +1,70 @@
-// The card picker (templates/_card_picker.html): a tap grid kept in sync with a text field of
-// card notation. The field is what the form sends; the grid only writes into it and reads it back.
-// Mirrors referee/engine/cards.py parse_card: rank then suit, jokers JK * 🃏 (JK=7H declared),
-// local letters of the page's language (German D♣ is the queen of clubs, Dutch 7R the seven
-// of diamonds).
+// Card notation and the card picker. RummyCards reads notation for every page's script (the
+// picker, the round screen's sums): exactly what referee/engine/cards.py parse_card and
+// parse_cards accept, with the local letters the page gives (web/picker.py: German D♣, Dutch 7R;
+// tests/browser/test_card_notation_browser.py holds the two together).
 (function () {
   "use strict";
 
-  var SUITS = {
-    C: "C", D: "D", H: "H", S: "S",
-    "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S",
-    "\u2667": "C", "\u2662": "D", "\u2661": "H", "\u2664": "S"
-  };
-  var SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-  var RANKS = {
-    A: "A", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
-    "10": "10", T: "10", J: "J", Q: "Q", K: "K"
-  };
+  var SUITS = {}, RANKS = { T: "10" };  // C D H S and the suit symbols, full and outlined
+  Array.from("CDHS\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664").forEach(function (c, i) { SUITS[c] = "CDHS"[i % 4]; });
+  "A 2 3 4 5 6 7 8 9 10 J Q K".split(" ").forEach(function (r) { RANKS[r] = r; });
   var JOKERS = { JK: true, "*": true, "\uD83C\uDCCF": true };
   var INVISIBLE = /[\uFE0E\uFE0F\u200B\u200D]/g;
+  // Python's whitespace (str.isspace, re's \s), which is not quite JavaScript's \s.
+  var SPACE = "\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+  var SEPARATORS = new RegExp("[" + SPACE + ",]+");
+  var EDGES = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");
+  var MAX_TOKEN = 16, MAX_CARDS = 200;
+
+  function own(table, key) { return Object.prototype.hasOwnProperty.call(table, key); }
+  function pick(local, table, key) { return own(local, key) ? local[key] : (own(table, key) ? table[key] : null); }
+
+  function natural(text, letters) {  // upper-case text: a natural card, or null
+    var chars = Array.from(text);
+    var suitText = chars.pop();
+    var rank = chars.length ? pick(letters.ranks, RANKS, chars.join("")) : null;
+    var suit = own(SUITS, suitText) ? SUITS[suitText] : pick(letters.suits, {}, suitText);
+    return rank && suit ? { code: rank + suit, rank: rank, suit: suit } : null;
+  }
+
+  // One card, {code, rank, suit} or a joker {code: "JK", standsFor} (JK=7H: the card it stands
+  // for, else null), or null where the engine would refuse it.
+  function parse(token, letters) {
+    letters = letters || { ranks: {}, suits: {} };
+    var text = String(token).replace(EDGES, "").replace(INVISIBLE, "").toUpperCase();
+    if (!text || Array.from(text).length > MAX_TOKEN) { return null; }
+    var eq = text.indexOf("=");
+    if (!own(JOKERS, eq < 0 ? text : text.slice(0, eq))) { return eq < 0 ? natural(text, letters) : null; }
+    var standsFor = eq < 0 ? null : natural(text.slice(eq + 1), letters);
+    return eq < 0 || standsFor ? { code: "JK", standsFor: standsFor } : null;
+  }
+
+  // Cards apart by spaces or commas: their list, or null when one is not a card or there are
+  // more than a hand may hold.
+  function parseAll(text, letters) {
+    var cards = String(text).split(SEPARATORS).filter(Boolean).map(function (t) { return parse(t, letters); });
+    return cards.length > MAX_CARDS || cards.indexOf(null) >= 0 ? null : cards;
+  }
+
+  function json(el, name) {
+    try { return JSON.parse((el && el.getAttribute(name)) || "{}"); } catch (e) { return {}; }
+  }
+
+  window.RummyCards = {
+    parse: parse, parseAll: parseAll, json: json, SPACE: SPACE,
+    lettersOf: function (el) { return { ranks: json(el, "data-ranks"), suits: json(el, "data-suits") }; }
+  };
+})();
+
+// The picker (templates/_card_picker.html): a tap grid kept in sync with a text field of card
+// notation. The field is what the form sends; the grid only writes into it and reads it back.
+(function () {
+  "use strict";
+
+  var Cards = window.RummyCards;
+  var SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   // A token, or a meld separator (a new line or a bar) in fields that hold several melds.
-  var PIECES = /(\r?\n|\|)|([^\s,|]+)/g;
-  var MAX_TOKEN = 16;
+  var PIECES = new RegExp("(\\r?\\n|\\|)|([^" + Cards.SPACE + ",|]+)", "g");
 
   function fill(template, card, count) {
     return String(template).split("{card}").join(card).split("{count}").join(count);
@@ -28,15 +72,14 @@
 
   function Picker(root) {
     this.root = root;
-    this.local = JSON.parse(root.getAttribute("data-ranks") || "{}");
-    this.localSuits = JSON.parse(root.getAttribute("data-suits") || "{}");  // Dutch R, K
+    this.local = Cards.lettersOf(root);  // the language's rank letters, and Dutch R, K
     this.texts = JSON.parse(root.getAttribute("data-texts") || "{}");
     this.decks = parseInt(root.getAttribute("data-decks"), 10) || 1;
     this.jokers = parseInt(root.getAttribute("data-jokers"), 10) || 0;
     this.letters = {}; // canonical rank -> the letter this language writes
-    for (var letter in this.local) {
-      if (Object.prototype.hasOwnProperty.call(this.local, letter)) {
-        this.letters[this.local[letter]] = letter;
+    for (var letter in this.local.ranks) {
+      if (Object.prototype.hasOwnProperty.call(this.local.ranks, letter)) {
+        this.letters[this.local.ranks[letter]] = letter;
       }
     }
     this.fields = Array.prototype.slice.call(root.querySelectorAll("[data-cp-field]"));
@@ -45,7 +88,7 @@
     var self = this;
     this.keys.forEach(function (key) {
       var code = key.getAttribute("data-card");
-      key.cpText = code === "JK" ? "JK" : self.display(self.natural(code));
+      key.cpText = code === "JK" ? "JK" : self.display(Cards.parse(code));
       key.cpName = key.getAttribute("aria-label");
       key.cpBadge = document.createElement("span");
       key.cpBadge.className = "cp-badge";
@@ -68,37 +111,12 @@
     return field.querySelector("[data-cp-input]");
   };
 
-  Picker.prototype.natural = function (text) {
-    var chars = Array.from(text);
-    if (chars.length < 2) { return null; }
-    var last = chars.pop();
-    var suit = SUITS[last] ||
-      (Object.prototype.hasOwnProperty.call(this.localSuits, last) ? this.localSuits[last] : null);
-    var rankText = chars.join("");
-    var rank = RANKS[rankText];
-    if (Object.prototype.hasOwnProperty.call(this.local, rankText)) {
-      rank = RANKS[this.local[rankText]];
-    }
-    if (!suit || !rank) { return null; }
-    return { code: rank + suit, rank: rank, suit: suit };
-  };
-
   // One token -> {code, text, suit} or null when it is not a card.
   Picker.prototype.parse = function (token) {
-    var text = token.replace(INVISIBLE, "").toUpperCase();
-    if (!text || Array.from(text).length > MAX_TOKEN) { return null; }
-    var eq = text.indexOf("=");
-    var head = eq < 0 ? text : text.slice(0, eq);
-    if (JOKERS[head]) {
-      if (eq < 0) { return { code: "JK", text: "JK", suit: null }; }
-      var declared = this.natural(text.slice(eq + 1));
-      if (!declared) { return null; }
-      return { code: "JK", text: "JK=" + this.display(declared), suit: null };
-    }
-    if (eq >= 0) { return null; }
-    var card = this.natural(text);
+    var card = Cards.parse(token, this.local);
     if (!card) { return null; }
-    return { code: card.code, text: this.display(card), suit: card.suit };
+    var text = card.suit ? this.display(card) : (card.standsFor ? "JK=" + this.display(card.standsFor) : "JK");
+    return { code: card.code, text: text, suit: card.suit };
   };
 
   Picker.prototype.display = function (card) {

@@ -24,38 +24,15 @@
     if (penalty && any && !unread) { penalty.value = String(total); }
   }
 
-  // Mirrors referee/engine/cards.py (as static/js/card-picker.js does): rank then suit, jokers
-  // JK * 🃏 with an optional "=7H", local rank and suit letters from the picker of the page's
-  // language.
-  var SUITS = "CDHS\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664";
-  var RANKS = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
-  var JOKERS = { JK: true, "*": true, "\uD83C\uDCCF": true };
-
-  function jsonData(el, name) {
-    try { return JSON.parse((el && el.getAttribute(name)) || "{}"); } catch (e) { return {}; }
-  }
-
+  // What the cards typed add up to with this game's values (static/js/cards.js reads them, with
+  // the local letters of the picker's language), or null while one is not a card.
   function handPoints(text, form, picker) {
-    var points = jsonData(form, "data-card-points");
-    var local = jsonData(picker, "data-ranks");
-    var localSuits = jsonData(picker, "data-suits");
-    var tokens = text.replace(/[\uFE0E\uFE0F\u200B\u200D]/g, "").toUpperCase()
-      .split(/[\s,|]+/).filter(Boolean);
-    var total = 0;
-    for (var i = 0; i < tokens.length; i++) {
-      var head = tokens[i].split("=")[0];
-      if (JOKERS[head]) { total += points.JK || 0; continue; }
-      var chars = Array.from(head);
-      var suit = chars.pop();
-      if (chars.length < 1 || (SUITS.indexOf(suit) < 0 &&
-          !Object.prototype.hasOwnProperty.call(localSuits, suit))) { return null; }
-      var rankText = chars.join("");
-      var rank = /^([2-9]|10)$/.test(rankText) ? rankText : RANKS[rankText];
-      if (Object.prototype.hasOwnProperty.call(local, rankText)) { rank = local[rankText]; }
-      if (!rank || points[rank] === undefined) { return null; }
-      total += points[rank];
-    }
-    return total;
+    var Cards = window.RummyCards;
+    var points = Cards.json(form, "data-card-points");
+    return (Cards.parseAll(text, Cards.lettersOf(picker)) || [null]).reduce(function (total, card) {
+      var value = card && points[card.rank || "JK"];
+      return total === null || typeof value !== "number" ? null : total + value;
+    }, 0);
   }
 
   // The cards decide: the points box shows what they add up to with this game's values, and the
