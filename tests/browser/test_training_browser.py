@@ -116,6 +116,8 @@ def test_a_session_by_thumb(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server}/training?variant=contract")
     expect(page.locator("html")).to_have_attribute("data-text", "large")
+    assert sideways(page) == 0 and _axe(page) == []
+    page.screenshot(path=str(shots / f"trainer-{lang}-{scheme}-start.png"), full_page=True)
     page.get_by_text(words["level"], exact=True).tap()
     page.get_by_role("button", name=words["start"]).tap()
     page.wait_for_url(re.compile(r"/training/contract\?level=3&seed=\d+"))
