@@ -86,6 +86,7 @@ def create_app(
     from .games.api import api_bp as games_api_bp
     from .refereeing.api import api_bp as refereeing_api_bp
     from .training import api_bp as training_api_bp
+    from .training import bp as training_bp
 
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
@@ -140,6 +141,7 @@ def create_app(
         events.bp,
         refereeing.bp,
         printing.bp,
+        training_bp,
     )
     for blueprint in blueprints:
         app.register_blueprint(blueprint)

@@ -1,8 +1,10 @@
 """The trainer: drills built from the referee (issue 32). `GET /api/v1/drills` answers a pack;
-the drills themselves are the engine's (`referee.engine.drills`)."""
+the pages (/training) ask ten of them a session, one a screen; the drills themselves are the
+engine's (`referee.engine.drills`)."""
 
 from flask import Blueprint
 
 api_bp = Blueprint("training_api", __name__, url_prefix="/api/v1")
+bp = Blueprint("training", __name__)
 
-from . import api, messages  # noqa: E402,F401
+from . import api, messages, pages  # noqa: E402,F401

@@ -1,5 +1,6 @@
 """The drills' own codes in words (a kind, level or count the trainer has not, a table with too
-few different questions), registered with `vocabulary.messages` beside the service."""
+few different questions, an answer the trainer's pages cannot read), registered with
+`vocabulary.messages` beside the service."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ SENTENCES: dict[str, Message] = {
     ),
     "too_few_drills": lambda p: gettext(
         "This table has only %(count)s different questions of this kind: ask for fewer.", **p
+    ),
+    # The trainer's pages: an answer that cannot be judged.
+    "no_answer_chosen": lambda p: gettext("Choose one of the answers first."),
+    "points_not_a_number": lambda p: gettext("Type the points as a whole number, such as 35."),
+    "no_melds_typed": lambda p: gettext(
+        "Type the melds you would lay down, one per line (at most 8 melds)."
     ),
 }
 
