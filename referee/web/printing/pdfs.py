@@ -30,8 +30,7 @@ from flask import render_template
 from referee.web.plumbing import resources
 from referee.web.plumbing.i18n import in_language
 from referee.web.vocabulary.house_rules import TableRules
-
-from .rulebook import build_rulebook
+from referee.web.vocabulary.rulebook import build_rulebook
 
 PDF_DIR = resources.PDF
 PRINT_CSS = PDF_DIR / "print.css"

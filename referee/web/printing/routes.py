@@ -27,13 +27,13 @@ from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import whole_number
 from referee.web.vocabulary.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe, describe_error, describe_reason
+from referee.web.vocabulary.rulebook import build_rulebook, facts_of
 from referee.web.vocabulary.words import variant_name
 
 from . import bp, documents
 from .documents import Pdf
 from .forms import PAPERS, SheetForm
 from .pdfs import FontMissingError
-from .rulebook import build_rulebook, facts_of
 
 
 def _table(variant: str) -> TableRules:

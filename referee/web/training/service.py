@@ -19,8 +19,10 @@ from referee.engine.errors import RefereeError
 from referee.web.plumbing.hosting import external_values
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import plain_count
+from referee.web.vocabulary import rule_citations
 from referee.web.vocabulary.house_rules import overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe
+from referee.web.vocabulary.rulebook import Rulebook, build_rulebook
 from referee.web.vocabulary.words import card_label, shoe_text
 
 JSON = dict[str, Any]
@@ -66,6 +68,8 @@ def pack(args: Mapping[str, str]) -> JSON:
     drawn = engine.drills(
         table.variant, kind=kind, level=level, count=count, seed=seed, players=players
     )
+    rules_url = _rules_url(table.variant.id, table.query())
+    book = build_rulebook(table, current_language())
     return {
         "variant": table.variant.id,
         "kind": kind,
@@ -75,8 +79,8 @@ def pack(args: Mapping[str, str]) -> JSON:
         "near_miss_percent": engine.NEAR_MISS_PERCENT[level],
         "near_misses": engine.near_misses(count, level),
         "house_rules": dict(table.changed),
-        "rules_url": _rules_url(table.variant.id, table.query()),
-        "drills": [drill_answer(drill) for drill in drawn],
+        "rules_url": rules_url,
+        "drills": [drill_answer(drill, book, rules_url) for drill in drawn],
     }
 
 
@@ -86,8 +90,13 @@ def _rules_url(variant_id: str, house_rules: Mapping[str, str]) -> str:
     return url_for("printing.rules", **args, **external_values())
 
 
-def drill_answer(drill: engine.Drill) -> JSON:
-    """One drill as the API answers it, its words in the current language."""
+def drill_answer(drill: engine.Drill, book: Rulebook, rules_url: str) -> JSON:
+    """One drill as the API answers it, its words in the current language; its rule the
+    card's sentences in `book` (the table's rules) and their section on `rules_url`."""
+    topics = rule_citations.drill_topics(
+        drill.kind, drill.question, [reason.code for reason in drill.reasons]
+    )
+    cited = rule_citations.cite(book, topics)
     return {
         "id": drill.id,
         "kind": drill.kind,
@@ -107,6 +116,8 @@ def drill_answer(drill: engine.Drill) -> JSON:
             for reason in drill.reasons
         ],
         "detail": dict(drill.detail),
+        "rule": cited.text if cited else "",
+        "rule_url": f"{rules_url}#{cited.anchor}" if cited else rules_url,
     }
 
 
