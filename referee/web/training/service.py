@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext
 
 from referee.engine import drills as engine
 from referee.engine.errors import RefereeError
@@ -20,10 +19,10 @@ from referee.web.plumbing.hosting import external_values
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import plain_count
 from referee.web.vocabulary import rule_citations
+from referee.web.vocabulary.drill_words import choice_label, prompt
 from referee.web.vocabulary.house_rules import overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe
 from referee.web.vocabulary.rulebook import Rulebook, build_rulebook
-from referee.web.vocabulary.words import card_label, shoe_text
 
 JSON = dict[str, Any]
 #: Drills in a pack when the query does not say.
@@ -119,55 +118,3 @@ def drill_answer(drill: engine.Drill, book: Rulebook, rules_url: str) -> JSON:
         "rule": cited.text if cited else "",
         "rule_url": f"{rules_url}#{cited.anchor}" if cited else rules_url,
     }
-
-
-def prompt(drill: engine.Drill) -> str:
-    """The question in words."""
-    question = drill.question
-    if drill.kind == "facts":
-        return _fact_prompt(question)
-    prompts = {
-        "meld": lambda: gettext("Is this a meld?"),
-        "contract": lambda: gettext(
-            "Do these melds meet the contract of round %(round)s?", round=question["round"]
-        ),
-        "value": lambda: gettext("How many points are these cards worth in a hand?"),
-        "layoff": lambda: gettext("May this card be laid off on this meld now?"),
-        "swap": lambda: gettext("Which card may take the joker's place?"),
-        "solve": lambda: gettext("Can you go down with this hand, and with which melds?"),
-    }
-    return prompts[drill.kind]()
-
-
-def _fact_prompt(question: Mapping[str, Any]) -> str:
-    if question["fact"] == "dealer":
-        return gettext(
-            "Seat %(first)s dealt the first round. Who deals round %(round)s?",
-            first=question["first_dealer"],
-            round=question["round"],
-        )
-    if question["fact"] == "cards":
-        return gettext(
-            "How many cards does each player get in round %(round)s at a table of %(players)s?",
-            round=question["round"],
-            players=question["players"],
-        )
-    return gettext("Which shoe does a table of %(players)s play with?", players=question["players"])
-
-
-def choice_label(drill: engine.Drill, choice: Any) -> str:
-    """One choice in words: yes, no, none, a card, a seat, a shoe."""
-    words = {
-        engine.YES: gettext("Yes"),
-        engine.NO: gettext("No"),
-        engine.NONE: gettext("None of these"),
-    }
-    if isinstance(choice, str) and choice in words:
-        return words[choice]
-    if isinstance(choice, dict):
-        return shoe_text(int(choice["decks"]), int(choice["jokers"]))
-    if drill.kind == "swap":
-        return card_label(str(choice))
-    if drill.kind == "facts" and drill.question.get("fact") == "dealer":
-        return gettext("Seat %(seat)s", seat=choice)
-    return str(choice)

@@ -154,8 +154,12 @@ def _face(card: Card) -> Face:
     )
 
 
-def _faces(cards: Sequence[Card]) -> tuple[Face, ...]:
+def card_faces(cards: Sequence[Card]) -> tuple[Face, ...]:
+    """Cards as the rule card draws them (the quiz sheet draws its questions' so)."""
     return tuple(_face(card) for card in cards)
+
+
+_faces = card_faces
 
 
 def _run(start: int, length: int, suit: Suit) -> list[Card]:
