@@ -43,6 +43,13 @@ class Question:
     answer: str
     reasons: tuple[str, ...]
 
+    @property
+    def size(self) -> int:
+        """About how tall the question prints (characters of text, a card as a few)."""
+        cards = sum(len(group) for group in self.groups)
+        words = len(self.prompt) + sum(len(line) for line in self.situation)
+        return 90 + words + 14 * cards + sum(len(choice) + 6 for choice in self.choices)
+
 
 @dataclass(frozen=True)
 class Quiz:
@@ -50,6 +57,18 @@ class Quiz:
     level: int
     seed: int
     questions: tuple[Question, ...]
+
+    @property
+    def columns(self) -> tuple[tuple[Question, ...], tuple[Question, ...]]:
+        """The questions in two columns of about equal height, in order (floats lay out many
+        times faster than CSS columns in WeasyPrint, as the rule card's do)."""
+        half = sum(question.size for question in self.questions) / 2
+        running = 0
+        for index, question in enumerate(self.questions):
+            if running + question.size / 2 > half:
+                return self.questions[:index], self.questions[index:]
+            running += question.size
+        return self.questions, ()
 
 
 def _groups(drill: engine.Drill) -> tuple[tuple[tuple[Face, ...], ...], str]:

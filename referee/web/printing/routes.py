@@ -174,9 +174,10 @@ def my_rules(variant: str) -> ResponseReturnValue:
 def _quiz_number(name: str, default: int, low: int, high: int) -> int:
     """`level` or `seed` from the query (`default` when left out), or a 400 that says why."""
     text = request.args.get(name, "").strip()
-    if text.isascii() and text.isdigit() and len(text) > len(str(high)):
-        text = str(high + 1)  # past the bounds, however long: said as out of range
     try:
+        if text.isascii() and text.isdigit() and len(text) > len(str(high)):
+            shown = text if len(text) <= 12 else text[:12] + "…"  # too long to read: past high
+            raise RefereeError("out_of_range", value=shown, low=low, high=high)
         return default if not text else whole_number(text, low=low, high=high)
     except RefereeError as error:
         abort(400, description=describe_error(error))

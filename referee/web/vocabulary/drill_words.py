@@ -72,7 +72,7 @@ def situation(drill: engine.Drill) -> tuple[str, ...]:
     player's contract is down, whose meld, going out with a discard."""
     question = drill.question
     said: list[str] = []
-    if drill.kind in ("contract", "solve") and "round" in question:
+    if drill.kind == "solve" and "round" in question:  # a contract drill names its own
         said.append(gettext("Round %(round)s", round=question["round"]))
     down = question.get("contract_down")
     if down is not None:
