@@ -317,8 +317,8 @@ def http(web: Flask) -> FlaskClient:
 @pytest.fixture
 def book(web: Flask) -> Any:
     """`book(variant_id, lang="en", **house_rules)`: the variant's Rulebook, in `lang`."""
-    from referee.web.printing.rulebook import build_rulebook
     from referee.web.vocabulary.house_rules import table_rules
+    from referee.web.vocabulary.rulebook import build_rulebook
 
     def make(variant_id: str, lang: str = "en", **house: Any) -> Any:
         with web.test_request_context(f"/?lang={lang}"):

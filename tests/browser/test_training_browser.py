@@ -29,7 +29,7 @@ WORDS = {
         "start": "Los geht’s",
         "right": "✓ Richtig",
         "wrong": "✗ Nicht richtig",
-        "answer": "Antworten",
+        "answer": "Antwort prüfen",
         "yes": "Ja, mit diesen Meldungen:",
         "no": "Nein",
         "next": "Nächste Frage",
@@ -42,7 +42,7 @@ WORDS = {
         "start": "Beginnen",
         "right": "✓ Goed",
         "wrong": "✗ Niet goed",
-        "answer": "Antwoorden",
+        "answer": "Antwoord controleren",
         "yes": "Ja, met deze combinaties:",
         "no": "Nee",
         "next": "Volgende vraag",
@@ -95,6 +95,20 @@ def _answer(
         page.get_by_role("button", name=words["answer"]).tap()
 
 
+def _to_miss(drills: list[dict[str, Any]]) -> list[int]:
+    """Two questions with choices and reasons to answer wrong, whose rules no later question of
+    the session gives again (one answered right would move the rule up a box, and the session's
+    seed is drawn anew each run)."""
+    chosen: list[int] = []
+    for number in range(len(drills) - 1, -1, -1):
+        drill = drills[number]
+        later = {r["code"] for d in drills[number + 1 :] for r in d["reasons"]}
+        codes = {r["code"] for r in drill["reasons"]}
+        if drill["choices"] and codes and not codes & later and len(chosen) < 2:
+            chosen.insert(0, number)
+    return chosen
+
+
 @pytest.mark.parametrize(("lang", "scheme"), [("de", "light"), ("nl", "dark")])
 def test_a_session_by_thumb(
     browser: Browser,
@@ -122,8 +136,8 @@ def test_a_session_by_thumb(
     page.get_by_role("button", name=words["start"]).tap()
     page.wait_for_url(re.compile(r"/training/contract\?level=3&seed=\d+"))
     session = _session(app, page.url, lang)
-    explained = [n for n, d in enumerate(session.drills) if d["reasons"] and d["choices"]][:2]
-    assert len(explained) == 2
+    explained = _to_miss(session.drills)
+    assert len(explained) == 2, page.url
     missed: set[str] = set()
     for number, drill in enumerate(session.drills):
         expect(page.locator("h1")).to_have_text(drill["prompt"])

@@ -39,9 +39,9 @@ from referee.engine.melds import MeldKind
 from referee.engine.scoring import least_whole_hand, max_hand_size
 from referee.engine.solver import solve
 from referee.engine.variants import VARIANTS, Variant
-from referee.web.printing.rulebook import Rulebook
 from referee.web.printing.sheets import game_sheet
 from referee.web.vocabulary.house_rules import table_rules
+from referee.web.vocabulary.rulebook import Rulebook
 
 CONTRACT = get_variant("contract")
 ZIONCHECK = get_variant("zioncheck-nl")

@@ -28,8 +28,8 @@ from referee.engine.layoffs import check_joker_swap, check_layoff
 from referee.engine.melds import check_meld
 from referee.engine.scoring import max_hand_size
 from referee.engine.variants import ContractDown
-from referee.web.printing.rulebook import Rulebook, build_rulebook
 from referee.web.vocabulary.house_rules import table_rules
+from referee.web.vocabulary.rulebook import Rulebook, build_rulebook
 from referee.web.vocabulary.words import contract_text, variant_summary
 
 CONTRACT = get_variant("contract")

@@ -21,7 +21,7 @@ from referee.web.plumbing.i18n import in_language
 from referee.web.vocabulary.house_rules import TableRules, table_rules
 
 from .cache import Cached, pdf_cache
-from .pdfs import Built, render_rule_card
+from .pdfs import Built, render_my_rules, render_quiz, render_rule_card
 from .sheets import blank_sheet as build_blank_sheet
 from .sheets import game_sheet as build_game_sheet
 from .sheets import render_sheet
@@ -57,6 +57,22 @@ def rule_card(table: TableRules, lang: str, paper: str) -> Pdf:
     key = ("rule_card", table.variant.id, table.key, lang, paper)
     cached = _cached(key, lambda: render_rule_card(table, lang, paper))
     return Pdf(cached, f"{table.variant.id}-rules-{lang}-{paper}.pdf")
+
+
+def my_rules(table: TableRules, lang: str, paper: str, codes: Sequence[str]) -> Pdf:
+    """One page of just the rules `codes` cite (the card's sentences) in `lang` on `paper`;
+    ValueError when the card states none of them."""
+    codes = tuple(sorted(set(codes)))
+    key = ("my_rules", table.variant.id, table.key, lang, paper, codes)
+    cached = _cached(key, lambda: render_my_rules(table, lang, paper, codes))
+    return Pdf(cached, f"{table.variant.id}-my-rules-{lang}-{paper}.pdf")
+
+
+def quiz(table: TableRules, lang: str, paper: str, level: int, seed: int) -> Pdf:
+    """The quiz sheet of `table` at `level` for `seed`: questions, then answers, in `lang`."""
+    key = ("quiz", table.variant.id, table.key, lang, paper, level, seed)
+    cached = _cached(key, lambda: render_quiz(table, lang, paper, level, seed))
+    return Pdf(cached, f"{table.variant.id}-quiz-{level}-{seed}-{lang}-{paper}.pdf")
 
 
 def blank_sheet(table: TableRules, lang: str, paper: str, players: Sequence[str]) -> Pdf:

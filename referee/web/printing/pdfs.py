@@ -18,20 +18,24 @@ and language in the metadata.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flask import render_template
+from flask_babel import gettext
 
 from referee.web.plumbing import resources
 from referee.web.plumbing.i18n import in_language
+from referee.web.vocabulary import rule_citations
 from referee.web.vocabulary.house_rules import TableRules
+from referee.web.vocabulary.rulebook import build_rulebook
 
-from .rulebook import build_rulebook
+from .quiz import build_quiz
 
 PDF_DIR = resources.PDF
 PRINT_CSS = PDF_DIR / "print.css"
@@ -53,6 +57,9 @@ PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 FIRST_FIT = 1
 MAX_FIT = 6
 PAGES = 2
+#: Twenty questions with their cards never fit at fit-1 (measured over every variant, three
+#: languages, two seeds: fit-2 to fit-4), so the quiz's first page is first laid out at fit-2.
+QUIZ_FIRST_FIT = 2
 
 
 class FontMissingError(RuntimeError):
@@ -146,6 +153,61 @@ def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
         fit += 1
         summary, full = page("summary", fit), page("full", fit)
     document = summary.copy([*summary.pages, *full.pages])
+    body = document.write_pdf(pdf_tags=True)
+    return Built(body=body, etag=etag_of(body), pages=len(document.pages))
+
+
+@in_language
+def render_my_rules(table: TableRules, lang: str, paper: str, codes: Sequence[str]) -> Built:
+    """ "My rules": one page of the rules these referee codes cite, the full rules' page of the
+    rule card (same template) cut to those sentences, in `lang`. ValueError when the card
+    states none of them."""
+    book = build_rulebook(table, lang)
+    sections = rule_citations.sections_citing(book, rule_citations.topics_of(codes))
+    if not sections:
+        raise ValueError("no rule of these codes is on this card")
+    mine = dataclasses.replace(book, sections=sections)
+    heading = gettext("My rules")
+
+    def page(fit: int) -> Any:
+        html = render_template(
+            "printing/rules.html",
+            book=mine,
+            for_print=True,
+            paper=paper,
+            fit=fit,
+            part="full",
+            heading=heading,
+            pdf_subject=heading,
+            table_query=table.query(),
+        )
+        return _render(html, paper)
+
+    _fit, document = _first_fitting(page, 0)
+    body = document.write_pdf(pdf_tags=True)
+    return Built(body=body, etag=etag_of(body), pages=len(document.pages))
+
+
+@in_language
+def render_quiz(table: TableRules, lang: str, paper: str, level: int, seed: int) -> Built:
+    """The quiz sheet in `lang`: twenty questions on page 1, the answers on page 2, each page
+    laid out apart at the largest type at which it fits (as the rule card's are)."""
+    quiz = build_quiz(table, lang, level, seed)
+
+    def page(part: str, fit: int) -> Any:
+        html = render_template(
+            "printing/quiz.html",
+            quiz=quiz,
+            paper=paper,
+            fit=fit,
+            part=part,
+            pdf_subject=quiz.book.name,
+        )
+        return _render(html, paper)
+
+    _fit, questions = _first_fitting(lambda fit: page("questions", fit), QUIZ_FIRST_FIT)
+    _fit, answers = _first_fitting(lambda fit: page("answers", fit), FIRST_FIT)
+    document = questions.copy([*questions.pages, *answers.pages])
     body = document.write_pdf(pdf_tags=True)
     return Built(body=body, etag=etag_of(body), pages=len(document.pages))
 

@@ -2,6 +2,10 @@
 
 - `/rules` lists the variants; `/rules/<variant>` is the rule page.
 - `/rules/<variant>.pdf?lang=&paper=a4|letter` is the rule card (WeasyPrint, same template).
+- `/rules/<variant>/my-rules.pdf?lang=&codes=run_gap,...` is one page of the rules a player
+  missed in the trainer (the card's own sentences those referee codes cite).
+- `/rules/<variant>/quiz.pdf?lang=&level=1-3&seed=` is a quiz sheet of twenty drills, the
+  answers with the referee's reasons on page 2.
 - `/sheets/<variant>.pdf?lang=&paper=&players=Ann,Bo,...` is a blank score sheet (ReportLab).
 - `/games/<id>/sheet.pdf` is a game's filled sheet.
 
@@ -18,6 +22,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from referee.engine import drills as engine_drills
 from referee.engine.errors import GameRefused, PlayersError, RefereeError
 from referee.engine.game import MAX_SEATS
 from referee.engine.names import read_names
@@ -25,15 +30,17 @@ from referee.engine.variants import VARIANTS
 from referee.web.games import queries
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import whole_number
+from referee.web.vocabulary import rule_citations
 from referee.web.vocabulary.house_rules import TableRules, overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe, describe_error, describe_reason
+from referee.web.vocabulary.rulebook import build_rulebook, facts_of
 from referee.web.vocabulary.words import variant_name
 
 from . import bp, documents
 from .documents import Pdf
 from .forms import PAPERS, SheetForm
 from .pdfs import FontMissingError
-from .rulebook import build_rulebook, facts_of
+from .quiz import DEFAULT_SEED
 
 
 def _table(variant: str) -> TableRules:
@@ -127,6 +134,63 @@ def rule_card(variant: str) -> ResponseReturnValue:
     table = _table(variant)
     paper = _paper()
     return _printed(lambda: documents.rule_card(table, current_language(), paper))
+
+
+#: The most codes "my rules" prints (each code once; every rule the drills cite is fewer).
+MAX_CODES = 20
+
+
+def _codes(table: TableRules) -> list[str]:
+    """The referee's codes of `?codes=a,b`, each once, or a 400 that says what is wrong."""
+    codes = list(dict.fromkeys(c.strip() for c in request.args.get("codes", "").split(",")))
+    codes = [code for code in codes if code]
+    if not codes:
+        abort(400, description=gettext("Name the rules to print: the referee's codes in codes."))
+    if len(codes) > MAX_CODES:
+        abort(400, description=gettext("At most %(max)d rules fit on one page.", max=MAX_CODES))
+    unknown = [code for code in codes if not rule_citations.known(code)]
+    if unknown:
+        abort(
+            400,
+            description=gettext(
+                "“%(code)s” is not one of the referee's reasons.", code=unknown[0][:40]
+            ),
+        )
+    book = build_rulebook(table, current_language())
+    if not rule_citations.sections_citing(book, rule_citations.topics_of(codes)):
+        abort(400, description=gettext("None of these rules is on this variant's rule card."))
+    return codes
+
+
+@bp.get("/rules/<variant>/my-rules.pdf")
+def my_rules(variant: str) -> ResponseReturnValue:
+    """One page of just the rules the player missed (the card's sentences), in their language."""
+    table = _table(variant)
+    paper = _paper()
+    codes = _codes(table)
+    return _printed(lambda: documents.my_rules(table, current_language(), paper, codes))
+
+
+def _quiz_number(name: str, default: int, low: int, high: int) -> int:
+    """`level` or `seed` from the query (`default` when left out), or a 400 that says why."""
+    text = request.args.get(name, "").strip()
+    try:
+        if text.isascii() and text.isdigit() and len(text) > len(str(high)):
+            shown = text if len(text) <= 12 else text[:12] + "…"  # too long to read: past high
+            raise RefereeError("out_of_range", value=shown, low=low, high=high)
+        return default if not text else whole_number(text, low=low, high=high)
+    except RefereeError as error:
+        abort(400, description=describe_error(error))
+
+
+@bp.get("/rules/<variant>/quiz.pdf")
+def quiz(variant: str) -> ResponseReturnValue:
+    """Twenty questions for a newcomers' evening, the answers on the second page."""
+    table = _table(variant)
+    paper = _paper()
+    level = _quiz_number("level", 1, engine_drills.LEVELS[0], engine_drills.LEVELS[-1])
+    seed = _quiz_number("seed", DEFAULT_SEED, 0, engine_drills.MAX_SEED)
+    return _printed(lambda: documents.quiz(table, current_language(), paper, level, seed))
 
 
 def _players_from(text: str, table: TableRules) -> list[str]:

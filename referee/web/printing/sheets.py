@@ -28,9 +28,9 @@ from referee.web.plumbing.charts import LineChart
 from referee.web.plumbing.i18n import in_language
 from referee.web.vocabulary import words
 from referee.web.vocabulary.house_rules import TableRules
+from referee.web.vocabulary.rulebook import card_values
 
 from .pdfs import Built, etag_of, font_file
-from .rulebook import card_values
 from .sheet_extras import draw_chart, draw_link
 from .sheet_words import draw_label, fit, shorten
 

@@ -43,6 +43,13 @@ class Drill(Answer):
         description="the referee's reasons behind the answer (its violations or conditions)"
     )
     detail: dict[str, Any] = Field(description="the rest of the referee's verdict")
+    rule: str = Field(
+        description="the rule behind the answer: the rule card's own sentences for the table's "
+        "rules, in the request's language"
+    )
+    rule_url: str = Field(
+        description="the rule page (the table's house rules kept) at the section that says it"
+    )
 
 
 class DrillsAnswer(Answer):

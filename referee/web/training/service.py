@@ -12,16 +12,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import url_for
-from flask_babel import gettext
 
 from referee.engine import drills as engine
 from referee.engine.errors import RefereeError
 from referee.web.plumbing.hosting import external_values
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import plain_count
+from referee.web.vocabulary import rule_citations
+from referee.web.vocabulary.drill_words import choice_label, prompt
 from referee.web.vocabulary.house_rules import overrides_from_query, table_rules
 from referee.web.vocabulary.messages import describe
-from referee.web.vocabulary.words import card_label, shoe_text
+from referee.web.vocabulary.rulebook import Rulebook, build_rulebook
 
 JSON = dict[str, Any]
 #: Drills in a pack when the query does not say.
@@ -66,6 +67,8 @@ def pack(args: Mapping[str, str]) -> JSON:
     drawn = engine.drills(
         table.variant, kind=kind, level=level, count=count, seed=seed, players=players
     )
+    rules_url = _rules_url(table.variant.id, table.query())
+    book = build_rulebook(table, current_language())
     return {
         "variant": table.variant.id,
         "kind": kind,
@@ -75,8 +78,8 @@ def pack(args: Mapping[str, str]) -> JSON:
         "near_miss_percent": engine.NEAR_MISS_PERCENT[level],
         "near_misses": engine.near_misses(count, level),
         "house_rules": dict(table.changed),
-        "rules_url": _rules_url(table.variant.id, table.query()),
-        "drills": [drill_answer(drill) for drill in drawn],
+        "rules_url": rules_url,
+        "drills": [drill_answer(drill, book, rules_url) for drill in drawn],
     }
 
 
@@ -86,8 +89,13 @@ def _rules_url(variant_id: str, house_rules: Mapping[str, str]) -> str:
     return url_for("printing.rules", **args, **external_values())
 
 
-def drill_answer(drill: engine.Drill) -> JSON:
-    """One drill as the API answers it, its words in the current language."""
+def drill_answer(drill: engine.Drill, book: Rulebook, rules_url: str) -> JSON:
+    """One drill as the API answers it, its words in the current language; its rule the
+    card's sentences in `book` (the table's rules) and their section on `rules_url`."""
+    topics = rule_citations.drill_topics(
+        drill.kind, drill.question, [reason.code for reason in drill.reasons]
+    )
+    cited = rule_citations.cite(book, topics)
     return {
         "id": drill.id,
         "kind": drill.kind,
@@ -107,56 +115,6 @@ def drill_answer(drill: engine.Drill) -> JSON:
             for reason in drill.reasons
         ],
         "detail": dict(drill.detail),
+        "rule": cited.text if cited else "",
+        "rule_url": f"{rules_url}#{cited.anchor}" if cited else rules_url,
     }
-
-
-def prompt(drill: engine.Drill) -> str:
-    """The question in words."""
-    question = drill.question
-    if drill.kind == "facts":
-        return _fact_prompt(question)
-    prompts = {
-        "meld": lambda: gettext("Is this a meld?"),
-        "contract": lambda: gettext(
-            "Do these melds meet the contract of round %(round)s?", round=question["round"]
-        ),
-        "value": lambda: gettext("How many points are these cards worth in a hand?"),
-        "layoff": lambda: gettext("May this card be laid off on this meld now?"),
-        "swap": lambda: gettext("Which card may take the joker's place?"),
-        "solve": lambda: gettext("Can you go down with this hand, and with which melds?"),
-    }
-    return prompts[drill.kind]()
-
-
-def _fact_prompt(question: Mapping[str, Any]) -> str:
-    if question["fact"] == "dealer":
-        return gettext(
-            "Seat %(first)s dealt the first round. Who deals round %(round)s?",
-            first=question["first_dealer"],
-            round=question["round"],
-        )
-    if question["fact"] == "cards":
-        return gettext(
-            "How many cards does each player get in round %(round)s at a table of %(players)s?",
-            round=question["round"],
-            players=question["players"],
-        )
-    return gettext("Which shoe does a table of %(players)s play with?", players=question["players"])
-
-
-def choice_label(drill: engine.Drill, choice: Any) -> str:
-    """One choice in words: yes, no, none, a card, a seat, a shoe."""
-    words = {
-        engine.YES: gettext("Yes"),
-        engine.NO: gettext("No"),
-        engine.NONE: gettext("None of these"),
-    }
-    if isinstance(choice, str) and choice in words:
-        return words[choice]
-    if isinstance(choice, dict):
-        return shoe_text(int(choice["decks"]), int(choice["jokers"]))
-    if drill.kind == "swap":
-        return card_label(str(choice))
-    if drill.kind == "facts" and drill.question.get("fact") == "dealer":
-        return gettext("Seat %(seat)s", seat=choice)
-    return str(choice)

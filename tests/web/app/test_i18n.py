@@ -24,11 +24,11 @@ from referee.web.games.exports import game_json, to_csv
 from referee.web.games.queries import StoredGame
 from referee.web.plumbing.i18n import AREAS, TRANSLATIONS_ROOT, current_language, in_language
 from referee.web.printing.pdfs import render_rule_card
-from referee.web.printing.rulebook import build_rulebook
 from referee.web.printing.sheets import blank_sheet, game_sheet, render_sheet
 from referee.web.vocabulary import words
 from referee.web.vocabulary.house_rules import table_rules
 from referee.web.vocabulary.messages import describe
+from referee.web.vocabulary.rulebook import build_rulebook
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -348,7 +348,7 @@ def test_no_words_on_a_sheet_overprint_each_other(app: Flask, lang: str) -> None
 
 def test_the_summary_states_set_limits_and_the_joker_limit(app: Flask) -> None:
     """Page 1 settles arguments: Dutch sets of 3-4 in other suits, Shanghai's one joker."""
-    from referee.web.printing.rulebook import build_rulebook
+    from referee.web.vocabulary.rulebook import build_rulebook
 
     def captions(variant: str, lang: str = "en", **house: Any) -> str:
         with app.test_request_context(f"/?lang={lang}"):
@@ -367,7 +367,7 @@ def test_the_summary_states_set_limits_and_the_joker_limit(app: Flask) -> None:
 
 
 def test_duplicates_are_normal_only_where_every_shoe_has_two_decks(app: Flask) -> None:
-    from referee.web.printing.rulebook import build_rulebook
+    from referee.web.vocabulary.rulebook import build_rulebook
 
     def cards_section(variant: str, **house: Any) -> str:
         with app.test_request_context("/?lang=en"):

@@ -10,7 +10,7 @@ import pytest
 
 from referee.engine.melds import check_meld
 from referee.engine.variants import VARIANTS
-from referee.web.printing.rulebook import Rulebook, covered_shoes
+from referee.web.vocabulary.rulebook import Rulebook, covered_shoes
 
 # House rules that change what the examples show: aces, corners, sets, runs, jokers, decks.
 HOUSE_TABLES: list[tuple[str, dict[str, Any]]] = [(variant_id, {}) for variant_id in VARIANTS] + [

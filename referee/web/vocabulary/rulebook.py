@@ -58,11 +58,43 @@ class Example:
         return _faces(self.cards)
 
 
+class Said(str):
+    """A paragraph of the full rules with the topics it states: what a referee's code is cited
+    by (`rule_citations.TOPICS`). It prints as the plain sentence it is."""
+
+    topics: frozenset[str]
+
+    def __new__(cls, text: str, *topics: str) -> Said:
+        said = super().__new__(cls, text)
+        said.topics = frozenset(topics)
+        return said
+
+
+def _said(topic: str, text: str) -> Said:
+    return Said(text, topic)
+
+
 @dataclass(frozen=True)
 class Section:
+    """A section of the full rules; `key` names it in every language (its anchor on the rule
+    page is `anchor`)."""
+
     title: str
     paragraphs: tuple[str, ...]
     examples: tuple[Example, ...] = ()
+    key: str = ""
+
+    @property
+    def anchor(self) -> str:
+        return f"rule-{self.key}"
+
+    def citing(self, topics: Collection[str]) -> tuple[str, ...]:
+        """The paragraphs that state any of `topics`, in the card's order."""
+        return tuple(
+            paragraph
+            for paragraph in self.paragraphs
+            if isinstance(paragraph, Said) and paragraph.topics & set(topics)
+        )
 
 
 @dataclass(frozen=True)
@@ -122,8 +154,12 @@ def _face(card: Card) -> Face:
     )
 
 
-def _faces(cards: Sequence[Card]) -> tuple[Face, ...]:
+def card_faces(cards: Sequence[Card]) -> tuple[Face, ...]:
+    """Cards as the rule card draws them (the quiz sheet draws its questions' so)."""
     return tuple(_face(card) for card in cards)
+
+
+_faces = card_faces
 
 
 def _run(start: int, length: int, suit: Suit) -> list[Card]:
@@ -560,24 +596,35 @@ def _section_cards(variant: Variant, ours: frozenset[OurReading]) -> Section:
                 "table shows how many for each number of players."
             )
         )
+    paragraphs[0] = _said("shoe", paragraphs[0])
     paragraphs += _shoe_readings(variant, ours)
     paragraphs.append(
-        gettext(
-            "Draw for the first deal. The deal passes to the left after every round, and the "
-            "player to the left of the dealer starts."
+        _said(
+            "dealer",
+            gettext(
+                "Draw for the first deal. The deal passes to the left after every round, and the "
+                "player to the left of the dealer starts."
+            ),
         )
     )
     if variant.has_contracts:
         paragraphs.append(
-            gettext(
-                "Deal the cards one at a time; how many each player gets is in the contracts table."
+            _said(
+                "deal_count",
+                gettext(
+                    "Deal the cards one at a time; how many each player gets is in the contracts "
+                    "table."
+                ),
             )
         )
     else:
         paragraphs.append(
-            gettext(
-                "Deal the cards one at a time; how many each player gets depends on the "
-                "number of players (see the table)."
+            _said(
+                "deal_count",
+                gettext(
+                    "Deal the cards one at a time; how many each player gets depends on the "
+                    "number of players (see the table)."
+                ),
             )
         )
     paragraphs.append(
@@ -586,7 +633,7 @@ def _section_cards(variant: Variant, ours: frozenset[OurReading]) -> Section:
             "discard pile."
         )
     )
-    return Section(title=gettext("Cards and deal"), paragraphs=tuple(paragraphs))
+    return Section(key="cards", title=gettext("Cards and deal"), paragraphs=tuple(paragraphs))
 
 
 def _shoe_readings(variant: Variant, ours: frozenset[OurReading]) -> list[str]:
@@ -651,9 +698,12 @@ def _section_turn(variant: Variant) -> Section:
         )
     if not variant.rediscard_taken_card:
         paragraphs.append(
-            gettext(
-                "A card you took from the discard pile may not be discarded again in the same "
-                "turn; if you took several, you may discard one of them."
+            _said(
+                "rediscard",
+                gettext(
+                    "A card you took from the discard pile may not be discarded again in the "
+                    "same turn; if you took several, you may discard one of them."
+                ),
             )
         )
     if SeedsDiffer.DISCARD_FACE in variant.seeds_differ:
@@ -663,12 +713,12 @@ def _section_turn(variant: Variant) -> Section:
                 "up, so everyone sees the card; a table may choose otherwise."
             )
         )
-    return Section(title=gettext("A turn"), paragraphs=tuple(paragraphs))
+    return Section(key="turn", title=gettext("A turn"), paragraphs=tuple(paragraphs))
 
 
 def _section_melds(variant: Variant, defaults: frozenset[str]) -> Section:
     exactly = variant.max_set_size is not None and variant.max_set_size <= variant.min_set_size
-    paragraphs = [
+    paragraphs: list[str] = [
         ngettext(
             "A set is exactly %(num)d card of the same rank.",
             "A set is exactly %(num)d cards of the same rank.",
@@ -681,23 +731,30 @@ def _section_melds(variant: Variant, defaults: frozenset[str]) -> Section:
             variant.min_set_size,
         )
     ]
+    paragraphs[0] = _said("set", paragraphs[0])
     if variant.max_set_size is not None and not exactly:
         paragraphs.append(
-            ngettext(
-                "A set has at most %(num)d card.",
-                "A set has at most %(num)d cards.",
-                variant.max_set_size,
+            _said(
+                "set_max",
+                ngettext(
+                    "A set has at most %(num)d card.",
+                    "A set has at most %(num)d cards.",
+                    variant.max_set_size,
+                ),
             )
         )
     if variant.set_suits_distinct:
-        paragraphs.append(gettext("No two cards of a set may share a suit."))
+        paragraphs.append(_said("set_suits", gettext("No two cards of a set may share a suit.")))
     elif variant.max_decks > 1:
         paragraphs.append(gettext("Suits may repeat in a set."))
     paragraphs.append(
-        ngettext(
-            "A run is %(num)d or more cards of one suit in sequence.",
-            "A run is %(num)d or more cards of one suit in sequence.",
-            variant.min_run_size,
+        _said(
+            "run",
+            ngettext(
+                "A run is %(num)d or more cards of one suit in sequence.",
+                "A run is %(num)d or more cards of one suit in sequence.",
+                variant.min_run_size,
+            ),
         )
     )
     low, high = ace_runs(variant)
@@ -727,68 +784,105 @@ def _section_melds(variant: Variant, defaults: frozenset[str]) -> Section:
                 high=_sequence(high),
             )
         )
+    paragraphs[-1] = _said("aces", paragraphs[-1])
     around = _sequence(around_the_corner_run(variant))
     if variant.around_the_corner:
-        paragraphs.append(gettext("A run may go around the corner, as in %(cards)s.", cards=around))
+        corner = gettext("A run may go around the corner, as in %(cards)s.", cards=around)
     else:
-        paragraphs.append(
-            gettext("A run never goes around the corner: %(cards)s is not a run.", cards=around)
+        corner = gettext(
+            "A run never goes around the corner: %(cards)s is not a run.", cards=around
         )
-    return Section(title=gettext("Sets and runs"), paragraphs=tuple(paragraphs))
+    paragraphs.append(_said("corner", corner))
+    return Section(key="melds", title=gettext("Sets and runs"), paragraphs=tuple(paragraphs))
 
 
 def _section_jokers(variant: Variant) -> Section:
     if not variant.uses_jokers:
         return Section(
-            title=gettext("Jokers"), paragraphs=(gettext("This game is played without jokers."),)
+            key="jokers",
+            title=gettext("Jokers"),
+            paragraphs=(_said("no_jokers", gettext("This game is played without jokers.")),),
         )
-    paragraphs = [gettext("A joker takes the place of any card in a set or a run.")]
+    paragraphs: list[str] = [
+        _said("joker", gettext("A joker takes the place of any card in a set or a run."))
+    ]
     if variant.max_jokers_per_meld == 0:
-        paragraphs = [gettext("Jokers may not be used in melds; they only cost points.")]
+        paragraphs = [
+            _said("joker_count", gettext("Jokers may not be used in melds; they only cost points."))
+        ]
     elif variant.max_jokers_per_meld is not None:
         paragraphs.append(
-            ngettext(
-                "A meld may hold at most %(num)d joker.",
-                "A meld may hold at most %(num)d jokers.",
-                variant.max_jokers_per_meld,
+            _said(
+                "joker_count",
+                ngettext(
+                    "A meld may hold at most %(num)d joker.",
+                    "A meld may hold at most %(num)d jokers.",
+                    variant.max_jokers_per_meld,
+                ),
             )
         )
     else:
-        paragraphs.append(gettext("A meld may hold any number of jokers."))
+        paragraphs.append(_said("joker_count", gettext("A meld may hold any number of jokers.")))
     if variant.min_natural_cards > 0 and variant.max_jokers_per_meld != 0:
         paragraphs.append(
-            ngettext(
-                "Every meld needs at least %(num)d natural card.",
-                "Every meld needs at least %(num)d natural cards.",
-                variant.min_natural_cards,
+            _said(
+                "natural",
+                ngettext(
+                    "Every meld needs at least %(num)d natural card.",
+                    "Every meld needs at least %(num)d natural cards.",
+                    variant.min_natural_cards,
+                ),
             )
         )
     if variant.jokers_declared:
-        paragraphs.append(
+        paragraphs += _declare_words()
+    if variant.joker_swap_runs or variant.joker_swap_sets:
+        paragraphs += _swap_rules(variant)
+    else:
+        paragraphs.append(_said("no_swap", gettext("A joker on the table is never taken back.")))
+    return Section(key="jokers", title=gettext("Jokers"), paragraphs=tuple(paragraphs))
+
+
+def _declare_words() -> list[str]:
+    return [
+        _said(
+            "declare",
             gettext(
                 "Say which card a joker stands for when you lay it down; that stays fixed for "
                 "the round."
-            )
-        )
-        paragraphs.append(
+            ),
+        ),
+        _said(
+            "declare",
             gettext(
                 "A meld whose joker could stand for two cards counts only once the joker is "
                 "declared; lay-offs and swaps go by the card declared."
+            ),
+        ),
+    ]
+
+
+def _swap_rules(variant: Variant) -> list[str]:
+    """Where a joker may be taken from, when, and what becomes of it."""
+    said: list[str] = [_said("swap", _swap_words(variant))]
+    if variant.joker_swap_after_earlier_turn:
+        said.append(
+            _said(
+                "swap_timing",
+                gettext(
+                    "You may swap only once your contract has been down since an earlier turn."
+                ),
             )
         )
-    if variant.joker_swap_runs or variant.joker_swap_sets:
-        paragraphs.append(_swap_words(variant))
-        if variant.joker_swap_after_earlier_turn:
-            paragraphs.append(
-                gettext("You may swap only once your contract has been down since an earlier turn.")
-            )
-        elif variant.joker_swap_after_contract:
-            paragraphs.append(gettext("You may swap only once your own contract is down."))
-        if variant.joker_swap_use_same_turn:
-            paragraphs.append(gettext("A joker taken this way must be melded in the same turn."))
-    else:
-        paragraphs.append(gettext("A joker on the table is never taken back."))
-    return Section(title=gettext("Jokers"), paragraphs=tuple(paragraphs))
+    elif variant.joker_swap_after_contract:
+        said.append(
+            _said("swap_timing", gettext("You may swap only once your own contract is down."))
+        )
+    if variant.joker_swap_use_same_turn:
+        said.append(
+            _said("swap_use", gettext("A joker taken this way must be melded in the same turn."))
+        )
+    return said
 
 
 def _swap_words(variant: Variant) -> str:
@@ -832,32 +926,47 @@ def _section_contract(
 ) -> Section | None:
     if not variant.has_contracts:
         return None
-    paragraphs = [
-        gettext(
-            "Every round has a contract: the sets and runs you must lay down together, in one "
-            "turn, before you may lay down anything else. Lay down exactly the melds it names; "
-            "each may be longer than its minimum."
+    paragraphs: list[str] = [
+        _said(
+            "contract",
+            gettext(
+                "Every round has a contract: the sets and runs you must lay down together, in "
+                "one turn, before you may lay down anything else. Lay down exactly the melds it "
+                "names; each may be longer than its minimum."
+            ),
         )
     ]
     sizes = _contract_run_sizes(variant)
     if len(sizes) == 1 and min(sizes) != variant.min_run_size:
         # A run is 3 or more; that the contract asks for 4 is said with the contract.
         paragraphs.append(
-            ngettext(
-                "A run in a contract needs at least %(num)d card.",
-                "A run in a contract needs at least %(num)d cards.",
-                min(sizes),
+            _said(
+                "contract_run",
+                ngettext(
+                    "A run in a contract needs at least %(num)d card.",
+                    "A run in a contract needs at least %(num)d cards.",
+                    min(sizes),
+                ),
             )
         )
     if variant.contract_runs is ContractRuns.SUIT_OR_START:
         paragraphs.append(
-            gettext(
-                "Two runs of one contract may not have both the same suit and the same lowest card."
+            _said(
+                "contract_runs",
+                gettext(
+                    "Two runs of one contract may not have both the same suit and the same "
+                    "lowest card."
+                ),
             )
         )
     elif variant.contract_runs is ContractRuns.DIFFERENT_SUITS:
-        paragraphs.append(gettext("The runs of one contract must all be in different suits."))
-    paragraphs += _set_ranks_words(variant)
+        paragraphs.append(
+            _said(
+                "contract_runs",
+                gettext("The runs of one contract must all be in different suits."),
+            )
+        )
+    paragraphs += [_said("contract_sets", said) for said in _set_ranks_words(variant)]
     if OurReading.CONTRACTS in ours:
         paragraphs.append(
             gettext(
@@ -867,8 +976,8 @@ def _section_contract(
             )
         )
     if variant.last_round_goes_out:
-        paragraphs.append(_last_round_words(variant, defaults))
-    return Section(title=gettext("The contract"), paragraphs=tuple(paragraphs))
+        paragraphs.append(_said("last_round", _last_round_words(variant, defaults)))
+    return Section(key="contract", title=gettext("The contract"), paragraphs=tuple(paragraphs))
 
 
 def _set_ranks_words(variant: Variant) -> list[str]:
@@ -927,7 +1036,7 @@ def _last_round_words(variant: Variant, defaults: frozenset[str]) -> str:
 
 
 def _section_layoffs(variant: Variant) -> Section:
-    paragraphs = []
+    paragraphs: list[str] = []
     if variant.layoff_after_contract and variant.has_contracts:
         paragraphs.append(
             gettext(
@@ -939,16 +1048,20 @@ def _section_layoffs(variant: Variant) -> Section:
             paragraphs.append(gettext("You may start in the same turn as your contract."))
         else:
             paragraphs.append(gettext("Start on a later turn, not the turn of your contract."))
+        paragraphs = [_said("layoff_timing", said) for said in paragraphs]
     else:
         paragraphs.append(
             gettext("You may add cards to any meld on the table, yours or another player's.")
         )
     paragraphs.append(
-        gettext(
-            "A card laid off must keep the meld a valid set or run; it simply leaves your hand."
+        _said(
+            "layoff",
+            gettext(
+                "A card laid off must keep the meld a valid set or run; it simply leaves your hand."
+            ),
         )
     )
-    return Section(title=gettext("Laying off"), paragraphs=tuple(paragraphs))
+    return Section(key="layoffs", title=gettext("Laying off"), paragraphs=tuple(paragraphs))
 
 
 def _no_buying_words(variant: Variant) -> str:
@@ -989,7 +1102,9 @@ def _section_buying(
     variant: Variant, defaults: frozenset[str], ours: frozenset[OurReading]
 ) -> Section:
     if not variant.buying_played:
-        return Section(title=gettext("Buying"), paragraphs=(_no_buying_words(variant),))
+        return Section(
+            key="buying", title=gettext("Buying"), paragraphs=(_no_buying_words(variant),)
+        )
     said = [
         gettext(
             "When a card is discarded, any other player may call “buy” for it before the player "
@@ -1017,7 +1132,7 @@ def _section_buying(
     said.append(_buy_limit_words(variant, defaults, ours))
     if variant.buy_before_contract_only and variant.has_contracts:
         said.append(gettext("Once your contract is down, you may not buy any more."))
-    return Section(title=gettext("Buying"), paragraphs=tuple(said))
+    return Section(key="buying", title=gettext("Buying"), paragraphs=tuple(said))
 
 
 def _going_out_words(variant: Variant) -> list[str]:
@@ -1106,8 +1221,9 @@ def _stock_words(variant: Variant) -> list[str]:
 
 
 def _section_going_out(variant: Variant) -> Section:
-    paragraphs = _going_out_words(variant) + _stock_words(variant)
-    return Section(title=gettext("Going out"), paragraphs=tuple(paragraphs))
+    paragraphs: list[str] = [_said("going_out", said) for said in _going_out_words(variant)]
+    paragraphs += _stock_words(variant)
+    return Section(key="going-out", title=gettext("Going out"), paragraphs=tuple(paragraphs))
 
 
 def _section_scoring(variant: Variant, defaults: frozenset[str]) -> Section:
@@ -1175,7 +1291,10 @@ def _section_scoring(variant: Variant, defaults: frozenset[str]) -> Section:
             )
         else:
             paragraphs.append(gettext("Equal highest totals share the win."))
-    return Section(title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs))
+    paragraphs[0] = _said("scoring", paragraphs[0])
+    return Section(
+        key="scoring", title=gettext("Scoring and winning"), paragraphs=tuple(paragraphs)
+    )
 
 
 def _sections(
