@@ -1,7 +1,7 @@
 // Card notation and the card picker. RummyCards reads notation for every page's script (the
 // picker, the round screen's sums): exactly what referee/engine/cards.py parse_card and
-// parse_cards accept, with the local letters the page gives (web/picker.py: German D♣, Dutch 7R;
-// tests/browser/test_card_notation_browser.py holds the two together).
+// parse_cards accept, with the local letters the page gives (web/vocabulary/picker.py:
+// German D♣, Dutch 7R; tests/browser/test_card_notation_browser.py holds the two together).
 (function () {
   "use strict";
 

@@ -24,8 +24,8 @@
     if (penalty && any && !unread) { penalty.value = String(total); }
   }
 
-  // What the cards typed add up to with this game's values (static/js/cards.js reads them, with
-  // the local letters of the picker's language), or null while one is not a card.
+  // What the cards typed add up to with this game's values (RummyCards in card-picker.js reads
+  // them, with the local letters of the picker's language), or null while one is not a card.
   function handPoints(text, form, picker) {
     var Cards = window.RummyCards;
     var points = Cards.json(form, "data-card-points");

@@ -13,7 +13,6 @@
 
   var KEY = "rummy-trainer";
   var GAPS = { 1: 1, 2: 2, 3: 4 }; // sessions until a rule in each box comes back
-  var MAX_DUE = 3;
   var KEPT_ANSWERS = 200;
 
   function load() {
@@ -62,7 +61,7 @@
   }
 
   /* The kinds whose rules are due in the session about to start, the lowest box first. */
-  function dueKinds(state, variant, kinds) {
+  function dueKinds(state, variant, kinds, most) {
     var box = boxOf(state, variant);
     var due = Object.keys(box).map(function (code) { return box[code]; }).filter(function (rule) {
       return state.sessions - rule.last >= GAPS[rule.box] && kinds.indexOf(rule.kind) !== -1;
@@ -70,7 +69,7 @@
     due.sort(function (a, b) { return a.box - b.box; });
     var chosen = [];
     due.forEach(function (rule) {
-      if (chosen.indexOf(rule.kind) === -1 && chosen.length < MAX_DUE) { chosen.push(rule.kind); }
+      if (chosen.indexOf(rule.kind) === -1 && chosen.length < most) { chosen.push(rule.kind); }
     });
     return chosen;
   }
@@ -82,12 +81,21 @@
       var state = load();
       state.sessions += 1;
       save(state);
-      var due = dueKinds(state, variant.value, kinds);
+      var most = parseInt(form.getAttribute("data-max-due"), 10) || 0; // session.MAX_DUE
+      var due = dueKinds(state, variant.value, kinds, most);
       var field = form.querySelector("[data-trainer-due]");
       field.value = due.join(",");
       field.disabled = due.length === 0;
     });
     variant.addEventListener("change", function () {
+      // The house rules the page came with are that table's variant's: another variant is
+      // asked for by its own rules.
+      var rules = form.querySelector("[data-trainer-house-rules]");
+      if (rules) {
+        var same = rules.getAttribute("data-trainer-house-rules") === variant.value;
+        rules.disabled = !same;
+        form.querySelector("[data-trainer-house-rules-words]").hidden = !same;
+      }
       document.querySelectorAll("[data-trainer-my-rules]").forEach(function (section) {
         section.setAttribute("data-variant", variant.value);
         section.removeAttribute("data-house-rules");

@@ -133,8 +133,14 @@ GROUPS: Final = (
         ),
     ),
     # The trainer's packs of drills: each draws up to 50 hands and asks the referee (the
-    # solver too) about every one. A phone asks for a pack of ten a session.
-    Group("RATELIMIT_DRILLS", "60 per minute; 600 per hour", ("training_api.drills",), ("GET",)),
+    # solver too) about every one. The trainer's pages draw their session's ten again on every
+    # question (and its due kinds' near misses): a session is some twenty pages.
+    Group(
+        "RATELIMIT_DRILLS",
+        "120 per minute; 1200 per hour",
+        ("training_api.drills", "training.index", "training.session_page"),
+        ("GET",),
+    ),
     # A club's file brings in up to 2,000 games at once: seconds of work each time.
     Group(
         "RATELIMIT_IMPORTS", "5 per minute; 30 per hour", ("games.import_game", "clubs.import_club")

@@ -84,6 +84,6 @@ def drills() -> ResponseReturnValue:
         return response, 400
     response = jsonify(answer)
     response.headers["Cache-Control"] = (
-        "no-store" if "seed" not in request.args else "public, max-age=300"
+        "no-store" if not request.args.get("seed", "").strip() else "public, max-age=300"
     )
     return response

@@ -20,7 +20,7 @@ from referee.web.vocabulary.messages import describe
 from referee.web.vocabulary.words import variant_name
 
 from . import bp, views
-from .session import QUESTIONS, Judged, Session, draw, judge
+from .session import MAX_DUE, QUESTIONS, Judged, Session, draw, judge
 
 
 def _refused(error: RefereeError) -> ResponseReturnValue:
@@ -50,6 +50,7 @@ def index() -> ResponseReturnValue:
         house_rules_words=views.house_rules_words(table),
         levels=views.level_choices(),
         kinds=",".join(engine.KINDS),
+        max_due=MAX_DUE,
     )
 
 

@@ -15,6 +15,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.house_rules import get_variant
 from referee.engine.variants import Variant
 from referee.web.plumbing.i18n import current_language
+from referee.web.vocabulary.drill_words import situation_of
 from referee.web.vocabulary.house_rules import TableRules
 from referee.web.vocabulary.messages import describe
 from referee.web.vocabulary.words import (
@@ -71,13 +72,6 @@ def _cards(texts: list[str]) -> list[JSON]:
     return [card_view(text) for text in texts]
 
 
-def _timing(when: str) -> str:
-    return {
-        "no": gettext("Your own contract is not down yet."),
-        "this_turn": gettext("Your own contract went down this turn."),
-    }.get(when, gettext("Your own contract went down in an earlier turn."))
-
-
 def _contract(variant: Variant, round_number: int) -> str:
     try:
         contract = variant.contract_for(round_number)
@@ -100,19 +94,19 @@ def shown(session: Session, drill: JSON) -> tuple[list[tuple[str, list[JSON]]], 
         groups.append(("", _cards(question["cards"])))
     elif kind == "contract":
         facts.append(_contract(_variant(session), int(question["round"])))
-        if question.get("going_out"):
-            facts.append(gettext("The player goes out with these melds."))
         for number, meld in enumerate(question["melds"], start=1):
             groups.append((gettext("Meld %(number)s", number=number), _cards(meld)))
     elif kind == "layoff":
         groups.append((gettext("The meld on the table"), _cards(question["meld"])))
         groups.append((gettext("The card to lay off"), _cards(question["cards"])))
-        facts.append(_timing(str(question.get("contract_down", "earlier_turn"))))
     elif kind == "swap":
         groups.append((gettext("The meld with the joker"), _cards(question["meld"])))
     elif kind == "solve":
         facts.append(_contract(_variant(session), int(question["round"])))
         groups.append((gettext("Your hand"), _cards(question["hand"])))
+    # What the question takes as given (whose meld, the contract down, going out with a
+    # discard), said as the quiz sheet says it: the verdict turns on it.
+    facts.extend(situation_of(kind, question, with_round=False))
     return groups, [fact for fact in facts if fact]
 
 

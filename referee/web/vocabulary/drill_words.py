@@ -70,9 +70,16 @@ def choice_label(drill: engine.Drill, choice: Any) -> str:
 def situation(drill: engine.Drill) -> tuple[str, ...]:
     """What the question takes as given beyond its cards, in words: the round, whether the
     player's contract is down, whose meld, going out with a discard."""
-    question = drill.question
+    return situation_of(drill.kind, drill.question)
+
+
+def situation_of(
+    kind: str, question: Mapping[str, Any], *, with_round: bool = True
+) -> tuple[str, ...]:
+    """`situation` of a drill's kind and question (a drill as the API gives it: the trainer's
+    pages); `with_round=False` where the page says the round's contract itself."""
     said: list[str] = []
-    if drill.kind == "solve" and "round" in question:  # a contract drill names its own
+    if with_round and kind == "solve" and "round" in question:  # a contract drill names its own
         said.append(gettext("Round %(round)s", round=question["round"]))
     down = question.get("contract_down")
     if down is not None:

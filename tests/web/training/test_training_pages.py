@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import drills as engine
+from referee.web.training import views
 from referee.web.training.session import KIND_ORDER, QUESTIONS, draw
 
 SESSION = "/training/contract?level=2&seed=4242"
@@ -241,3 +242,24 @@ def test_every_kind_and_language_draws_its_page(client: FlaskClient) -> None:
             assert pack.status_code == 200
         for number in (1, 5, 10, 11):
             text(client, f"/training/shanghai?level=3&seed=9&q={number}&lang={lang}")
+
+
+def test_a_question_says_what_its_verdict_turns_on(app: Flask) -> None:
+    """A swap turns on whose meld it is and whether the contract is down, a contract check going
+    out on its last discard: the page says them as the quiz sheet does (not the cards alone)."""
+    session = drawn(app, SESSION)
+    swap = {
+        "kind": "swap",
+        "question": {"meld": ["7H", "JK", "9H"], "contract_down": "no", "own_meld": False},
+    }
+    contract = {
+        "kind": "contract",
+        "question": {"round": 1, "melds": [["7H", "7S", "7D"]], "going_out": True, "discard": "9C"},
+    }
+    with app.test_request_context("/?lang=en"):
+        _, swap_facts = views.shown(session, swap)
+        _, contract_facts = views.shown(session, contract)
+    assert "Your contract is not down yet." in swap_facts
+    assert "The meld is another player's." in swap_facts
+    assert "Going out with these melds." in contract_facts
+    assert any(fact.startswith("Last discard: 9") for fact in contract_facts), contract_facts
