@@ -22,8 +22,10 @@ from referee.engine import drills as engine
 from referee.engine.cards import parse_cards
 from referee.engine.errors import RefereeError
 from referee.engine.house_rules import get_variant
+from referee.engine.variants import Variant
 from referee.web.plumbing.i18n import current_language
 from referee.web.plumbing.numbers import plain_count
+from referee.web.vocabulary.house_rules import canonical_rules
 from referee.web.vocabulary.words import card_label
 
 from . import service
@@ -59,6 +61,10 @@ class Session:
         if self.house_rules:
             args["house_rules"] = self.house_rules
         return {**args, **more}
+
+    def played(self) -> Variant:
+        """The variant as the session's table plays it (its house rules read once, here)."""
+        return get_variant(self.variant, json.loads(self.house_rules) if self.house_rules else None)
 
 
 @dataclass(frozen=True)
@@ -112,11 +118,8 @@ def draw(variant_id: str, args: Mapping[str, str]) -> Session:
 
 
 def _canonical(pack: JSON) -> str:
-    """The table's house rules as one canonical query value."""
-    changed = pack["house_rules"]
-    if not changed:
-        return ""
-    return json.dumps(changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The table's house rules as one canonical query value (as `TableRules.key` writes it)."""
+    return canonical_rules(pack["house_rules"])
 
 
 def _due_drills(pack: JSON, due: tuple[str, ...], house_rules: str) -> list[JSON]:
@@ -179,15 +182,11 @@ def _judge_solve(session: Session, drill: JSON, args: Mapping[str, str]) -> Judg
     if not lines or len(lines) > 8:
         raise RefereeError("no_melds_typed", field="melds")
     melds = [[str(card) for card in parse_cards(line, current_language())] for line in lines]
-    variant = get_variant(session.variant, _house_rules(session))
+    variant = session.played()
     right = answer["can_meet_contract"] and engine.check_solution(
         variant, drill["question"], melds, int(answer["leftover_penalty"])
     )
     return Judged(bool(right), _melds_label(melds), best)
-
-
-def _house_rules(session: Session) -> dict[str, Any] | None:
-    return json.loads(session.house_rules) if session.house_rules else None
 
 
 def _melds_label(melds: list[list[str]]) -> str:

@@ -12,7 +12,6 @@ from flask_babel import gettext
 from referee.engine import drills as engine
 from referee.engine.cards import Card, parse_cards
 from referee.engine.errors import RefereeError
-from referee.engine.house_rules import get_variant
 from referee.engine.variants import Variant
 from referee.web.plumbing.i18n import current_language
 from referee.web.vocabulary.drill_words import situation_of
@@ -48,10 +47,6 @@ def level_choices() -> list[tuple[int, str, str]]:
 
 def house_rules_words(table: TableRules) -> list[tuple[str, str]]:
     return house_rules_in_words(table.variant, table.changed)
-
-
-def _variant(session: Session) -> Variant:
-    return get_variant(session.variant, json.loads(session.house_rules or "{}") or None)
 
 
 def card_view(text: str) -> JSON:
@@ -93,7 +88,7 @@ def shown(session: Session, drill: JSON) -> tuple[list[tuple[str, list[JSON]]], 
     if kind in ("meld", "value"):
         groups.append(("", _cards(question["cards"])))
     elif kind == "contract":
-        facts.append(_contract(_variant(session), int(question["round"])))
+        facts.append(_contract(session.played(), int(question["round"])))
         for number, meld in enumerate(question["melds"], start=1):
             groups.append((gettext("Meld %(number)s", number=number), _cards(meld)))
     elif kind == "layoff":
@@ -102,7 +97,7 @@ def shown(session: Session, drill: JSON) -> tuple[list[tuple[str, list[JSON]]], 
     elif kind == "swap":
         groups.append((gettext("The meld with the joker"), _cards(question["meld"])))
     elif kind == "solve":
-        facts.append(_contract(_variant(session), int(question["round"])))
+        facts.append(_contract(session.played(), int(question["round"])))
         groups.append((gettext("Your hand"), _cards(question["hand"])))
     # What the question takes as given (whose meld, the contract down, going out with a
     # discard), said as the quiz sheet says it: the verdict turns on it.
@@ -125,7 +120,7 @@ def question(
 ) -> JSON:
     """The question page's context."""
     groups, facts = shown(session, drill)
-    shoe = _variant(session).shoe_for(int(drill["question"]["players"]))
+    shoe = session.played().shoe_for(int(drill["question"]["players"]))
     error = describe(judged.code, judged.params) if isinstance(judged, RefereeError) else ""
     verdict = judged if isinstance(judged, Judged) else None
     next_right = right + (1 if verdict is not None and verdict.right else 0)

@@ -26,6 +26,14 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
+def canonical_rules(changed: Mapping[str, Any]) -> str:
+    """House rules that differ from a variant's as one canonical JSON text: the same rules give
+    the same text (a cache key, an address); "" for none."""
+    if not changed:
+        return ""
+    return json.dumps(changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class TableRules:
     """A variant as a table plays it: the registered one plus its house rules."""
@@ -36,9 +44,7 @@ class TableRules:
     @property
     def key(self) -> str:
         """Canonical JSON of the changed rules ("" when there are none)."""
-        if not self.changed:
-            return ""
-        return json.dumps(self.changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return canonical_rules(self.changed)
 
     def query(self) -> dict[str, str]:
         """The query arguments that give this table again (for print links)."""
