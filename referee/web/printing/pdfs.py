@@ -8,8 +8,9 @@ again, so a card is always exactly two pages.
 The two pages are laid out apart (`part`: a page starts the full rules, so neither shapes the
 other) and put together into one PDF: a type size tried and given up costs the page that ran
 over, not the whole card. The full rules run over first (most languages need fit-2, a few
-fit-3), so they are laid out first and the summary once, at the size they take (bench/pdf.py:
-a fresh card in about half the time of laying the whole card out at each size).
+fit-3), so they are laid out first, from a guessed size (`_first_fitting`), and the summary
+once, at the size they take (bench/pdf.py: a fresh card in about half the time of laying the
+whole card out at each size).
 
 Every PDF is built once per (kind, variant, house rules, language, paper[, players]) and kept
 on disk for every worker (`documents.py`, `cache.py`). Cards are tagged PDFs with their title
@@ -60,6 +61,10 @@ PAGES = 2
 #: Twenty questions with their cards never fit at fit-1 (measured over every variant, three
 #: languages, two seeds: fit-2 to fit-4), so the quiz's first page is first laid out at fit-2.
 QUIZ_FIRST_FIT = 2
+#: Where the full rules' search starts: the fit they took on the last card of the variant,
+#: language and paper this process built (other house rules), else fit-2 (what most languages
+#: take; English fits at fit-1).
+_FULL_RULES_FIT: dict[tuple[str, str, str], int] = {}
 
 
 class FontMissingError(RuntimeError):
@@ -147,7 +152,11 @@ def render_rule_card(table: TableRules, lang: str, paper: str) -> Built:
         )
         return _render(html, paper)
 
-    fit, full = _first_fitting(lambda fit: page("full", fit), FIRST_FIT)
+    where = (table.variant.id, lang, paper)
+    fit, full = _first_fitting(
+        lambda fit: page("full", fit), FIRST_FIT, _FULL_RULES_FIT.get(where, FIRST_FIT + 1)
+    )
+    _FULL_RULES_FIT[where] = fit
     summary = page("summary", fit)
     while len(summary.pages) > 1 and fit < MAX_FIT:  # the summary runs over (not yet seen)
         fit += 1
@@ -221,10 +230,27 @@ def _render(html: str, paper: str) -> Any:
     )
 
 
-def _first_fitting(lay_out: Callable[[int], Any], fit: int) -> tuple[int, Any]:
+def _first_fitting(lay_out: Callable[[int], Any], fit: int, guess: int = 0) -> tuple[int, Any]:
     """The largest type (the first fit from `fit` on) at which `lay_out` takes one page, and
-    that layout (at MAX_FIT, whatever it takes)."""
-    document = lay_out(fit)
+    that layout (at MAX_FIT, whatever it takes).
+
+    `guess`, a fit beyond `fit`, is laid out first: when it fits, the larger types are tried
+    only until one runs over; when it does not, the search goes on from it. A smaller type
+    never takes more pages, so the answer is the one stepping from `fit` gives, in fewer
+    layouts when the guess is near (a card whose full rules take fit-3 is laid out at 2 and 3,
+    not at 1, 2 and 3)."""
+    if guess > fit:
+        document = lay_out(guess)
+        if len(document.pages) == 1:
+            while guess > fit:
+                larger = lay_out(guess - 1)
+                if len(larger.pages) > 1:
+                    break
+                guess, document = guess - 1, larger
+            return guess, document
+        fit = guess  # it runs over at the guess: the answer is further on
+    else:
+        document = lay_out(fit)
     while len(document.pages) > 1 and fit < MAX_FIT:
         fit += 1
         document = lay_out(fit)
