@@ -1,6 +1,8 @@
 """Drills benchmark (issue 32): how long a pack of 50 drills takes, the engine alone and as
 `GET /api/v1/drills` answers it (read, drawn, judged, said in words, JSON). Target: under
-200 ms a pack.
+200 ms a pack. And the trainer's offline pack (`/training/<variant>/offline.json`, two
+sessions with every page rendered: what a phone fetches in the background to train without
+signal), its time and size, raw and gzipped.
 
 Plain script, not run in CI: `python bench/drills.py` (about half a minute). For every
 variant: a pack of every kind the variant has in turn (what the trainer asks for) at each
@@ -10,6 +12,7 @@ over several seeds; the median and the worst, in milliseconds.
 
 from __future__ import annotations
 
+import gzip
 import statistics
 import sys
 import tempfile
@@ -50,6 +53,27 @@ def _api_ms(client: FlaskClient, variant_id: str, level: int) -> list[float]:
     return times
 
 
+def _offline_packs(client: FlaskClient) -> None:
+    print("\nThe offline pack (two sessions, every page rendered), level 3, German:")
+    for variant_id in VARIANTS:
+        times, sizes, packed = [], [], []
+        for seed in SEEDS:
+            start = time.perf_counter()
+            answer = client.get(
+                f"/training/{variant_id}/offline.json?level=3&seed={seed}",
+                headers={"Accept-Language": "de"},
+            )
+            times.append((time.perf_counter() - start) * 1000)
+            assert answer.status_code == 200, answer.status_code
+            sizes.append(len(answer.data))
+            packed.append(len(gzip.compress(answer.data)))
+        print(
+            "  "
+            + _line(variant_id, times)
+            + f"   {max(sizes) / 1024:5.0f} KB, gzipped {max(packed) / 1024:4.1f} KB"
+        )
+
+
 def _line(label: str, times: list[float]) -> str:
     return f"{label:<34} median {statistics.median(times):6.1f} ms   worst {max(times):6.1f} ms"
 
@@ -80,6 +104,7 @@ def main() -> int:
             times = _engine_ms(variant_id, kind, 3)
             worst = max(worst, *times)
             print("  " + _line(f"{kind}, level 3 (engine)", times))
+    _offline_packs(client)
     verdict = "under" if worst < TARGET_MS else "OVER"
     print(f"\nworst pack: {worst:.1f} ms, {verdict} the {TARGET_MS:.0f} ms target")
     return 0 if worst < TARGET_MS else 1

@@ -50,7 +50,9 @@
     try { return JSON.parse((el && el.getAttribute(name)) || "{}"); } catch (e) { return {}; }
   }
 
-  window.RummyCards = {
+  // `self`: a page's window, or the service worker, which reads answers typed without signal
+  // (static/js/training-offline.js).
+  self.RummyCards = {
     parse: parse, parseAll: parseAll, json: json, SPACE: SPACE,
     lettersOf: function (el) { return { ranks: json(el, "data-ranks"), suits: json(el, "data-suits") }; }
   };
@@ -60,8 +62,9 @@
 // notation. The field is what the form sends; the grid only writes into it and reads it back.
 (function () {
   "use strict";
+  if (typeof document === "undefined") { return; }  // the service worker: notation only
 
-  var Cards = window.RummyCards;
+  var Cards = self.RummyCards;
   var SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   // A token, or a meld separator (a new line or a bar) in fields that hold several melds.
   var PIECES = new RegExp("(\\r?\\n|\\|)|([^" + Cards.SPACE + ",|]+)", "g");

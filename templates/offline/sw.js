@@ -15,9 +15,11 @@
  * - Under a sub-path (ROOT: "/rummy"), paths are read below it, and the caches are named with
  *   it: another app of the same origin keeps its own.
  * - Kept pages do not stay forever: forgetPages() below.
+ * - The trainer (/training) is kept as a pack of sessions per variant, level and house rules,
+ *   and answered from it without signal: static/js/training-offline.js.
  */
 "use strict";
-importScripts({{ idb|tojson }}, {{ core|tojson }});
+importScripts({{ idb|tojson }}, {{ core|tojson }}, {{ cards|tojson }}, {{ trainer|tojson }});
 
 var ROOT = {{ root|tojson }};
 var CACHE_PREFIX = ROOT ? ROOT + "/" : "";
@@ -26,6 +28,8 @@ var PAGES_CACHE = CACHE_PREFIX + "pages-v1";
 var SHELL = {{ shell|safe }};
 var OFFLINE = {{ offline|tojson }};
 var NEEDS_SERVER = {{ needs_server|tojson }};
+var Trainer = self.RummyTrainerOffline;
+var TRAINER_CACHE = Trainer.init(ROOT);
 var KEPT_PAGES = new RegExp(
   "^/(?:$|games/[^/]+(?:/edit/[^/]+(?:/rounds/\\d+)?)?$|rules(?:/[^/.]+)?$" +
   "|clubs/[^/.]+(?:/edit/[^/]+)?$)");
@@ -58,14 +62,31 @@ function keepOpenPages() {
 
 function keepAddress(address) {
   var url = new URL(address);
-  if (url.origin !== self.location.origin || url.pathname.indexOf(ROOT + "/") !== 0 ||
-      !KEPT_PAGES.test(url.pathname.slice(ROOT.length))) {
+  if (url.origin !== self.location.origin || url.pathname.indexOf(ROOT + "/") !== 0) {
     return Promise.resolve();
   }
+  var path = url.pathname.slice(ROOT.length);
+  var trainer = Trainer.TRAINER.test(path);
+  if (!trainer && !KEPT_PAGES.test(path)) { return Promise.resolve(); }
   var request = new Request(url.href, { credentials: "same-origin" });
   return fetch(request).then(function (response) {
-    return isPage(response) ? keep(request, response) : null;
+    if (!isPage(response)) { return null; }
+    return trainer ? keepTrainer(request, response) : keep(request, response);
   }).catch(function () { /* no signal any more: nothing to keep */ });
+}
+
+// A trainer page: its start page is kept as a page, and every trainer page has its pack kept
+// (in the page's language: the <html lang> it was answered in).
+function keepTrainer(request, response) {
+  var url = new URL(response.url || request.url);
+  var start = Trainer.TRAINER.exec(url.pathname.slice(ROOT.length));
+  return response.clone().text().then(function (html) {
+    var lang = (/<html[^>]* lang="([^"]+)"/.exec(html) || [])[1] || "";
+    return Promise.all([
+      start && !start[1] ? keep(request, response) : null,
+      Trainer.refresh(url, lang)
+    ]);
+  });
 }
 
 function isPage(response) {
@@ -130,11 +151,12 @@ function keep(request, response) {
   });
 }
 
-function offlinePage(request) {
+// The page kept at `address`, marked as seen without signal; null when none is.
+function keptPage(address) {
   return caches.open(PAGES_CACHE).then(function (cache) {
-    return cache.match(request.url, { ignoreVary: true });
+    return cache.match(address, { ignoreVary: true });
   }).then(function (kept) {
-    if (!kept) { return caches.match(OFFLINE, { ignoreVary: true }); }
+    if (!kept) { return null; }
     return kept.text().then(function (html) {
       return new Response(html.replace("<html ", '<html data-offline="1" '), {
         headers: { "Content-Type": "text/html; charset=utf-8" }
@@ -143,10 +165,26 @@ function offlinePage(request) {
   });
 }
 
+function offlinePage(request) {
+  return keptPage(request.url).then(function (page) {
+    return page || caches.match(OFFLINE, { ignoreVary: true });
+  });
+}
+
 function navigate(event, path) {
   if (path === "/referee") {
     return fetch(event.request).catch(function () {
       return caches.match(NEEDS_SERVER, { ignoreVary: true });
+    });
+  }
+  if (Trainer.TRAINER.test(path)) {
+    return fetch(event.request).then(function (response) {
+      if (isPage(response)) { event.waitUntil(keepTrainer(event.request, response.clone())); }
+      return response;
+    }).catch(function () {
+      return Trainer.answer(new URL(event.request.url), keptPage).then(function (answer) {
+        return answer || offlinePage(event.request);
+      });
     });
   }
   if (!KEPT_PAGES.test(path)) {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -109,6 +110,48 @@ def _to_miss(drills: list[dict[str, Any]]) -> list[int]:
     return chosen
 
 
+def _play(
+    page: Page, app: Flask, lang: str, shots: Path, tag: str
+) -> tuple[Any, list[int], set[str]]:
+    """A session of level 3 started on the start page and played by thumb to its end: two
+    questions answered wrong and explained. The session, the numbers missed, their rules."""
+    words = WORDS[lang]
+    page.get_by_text(words["level"], exact=True).tap()
+    page.get_by_role("button", name=words["start"]).tap()
+    page.wait_for_url(re.compile(r"/training/contract\?level=3&seed=\d+"))
+    session = _session(app, page.url, lang)
+    explained = _to_miss(session.drills)
+    assert len(explained) == 2, page.url
+    missed: set[str] = set()
+    for number, drill in enumerate(session.drills):
+        expect(page.locator("h1")).to_have_text(drill["prompt"])
+        assert sideways(page) == 0, number
+        if number == 0:
+            assert _axe(page) == []
+            page.screenshot(path=str(shots / f"trainer-{tag}-question.png"))
+        wrong = number in explained
+        _answer(page, app, drill, words, wrong)
+        verdict = page.locator(".trainer-verdict")
+        expect(verdict.locator(".trainer-mark")).to_have_text(words["wrong" if wrong else "right"])
+        if wrong:  # the referee's own reason, in the phone's language, and the rule card
+            missed |= {reason["code"] for reason in drill["reasons"]}
+            expect(verdict).to_contain_text(words["why"])
+            for reason in drill["reasons"]:
+                expect(verdict).to_contain_text(reason["message"])
+            assert "/rules/contract?lang=" + lang in (
+                verdict.locator("a").get_attribute("href") or ""
+            )
+            assert sideways(page) == 0
+            assert _axe(page) == []
+            page.screenshot(path=str(shots / f"trainer-{tag}-wrong-{number}.png"), full_page=True)
+        elif drill["kind"] in ("solve", "value"):
+            page.screenshot(path=str(shots / f"trainer-{tag}-{drill['kind']}.png"), full_page=True)
+        last = number == QUESTIONS - 1
+        page.get_by_role("link", name=words["last" if last else "next"]).tap()
+    expect(page.locator("h1")).to_have_text(f"{QUESTIONS - 2} {words['done']}")
+    return session, explained, missed
+
+
 @pytest.mark.parametrize(("lang", "scheme"), [("de", "light"), ("nl", "dark")])
 def test_a_session_by_thumb(
     browser: Browser,
@@ -132,43 +175,7 @@ def test_a_session_by_thumb(
     expect(page.locator("html")).to_have_attribute("data-text", "large")
     assert sideways(page) == 0 and _axe(page) == []
     page.screenshot(path=str(shots / f"trainer-{lang}-{scheme}-start.png"), full_page=True)
-    page.get_by_text(words["level"], exact=True).tap()
-    page.get_by_role("button", name=words["start"]).tap()
-    page.wait_for_url(re.compile(r"/training/contract\?level=3&seed=\d+"))
-    session = _session(app, page.url, lang)
-    explained = _to_miss(session.drills)
-    assert len(explained) == 2, page.url
-    missed: set[str] = set()
-    for number, drill in enumerate(session.drills):
-        expect(page.locator("h1")).to_have_text(drill["prompt"])
-        assert sideways(page) == 0, number
-        if number == 0:
-            assert _axe(page) == []
-            page.screenshot(path=str(shots / f"trainer-{lang}-{scheme}-question.png"))
-        wrong = number in explained
-        _answer(page, app, drill, words, wrong)
-        verdict = page.locator(".trainer-verdict")
-        expect(verdict.locator(".trainer-mark")).to_have_text(words["wrong" if wrong else "right"])
-        if wrong:  # the referee's own reason, in the phone's language, and the rule card
-            missed |= {reason["code"] for reason in drill["reasons"]}
-            expect(verdict).to_contain_text(words["why"])
-            for reason in drill["reasons"]:
-                expect(verdict).to_contain_text(reason["message"])
-            assert "/rules/contract?lang=" + lang in (
-                verdict.locator("a").get_attribute("href") or ""
-            )
-            assert sideways(page) == 0
-            assert _axe(page) == []
-            page.screenshot(
-                path=str(shots / f"trainer-{lang}-{scheme}-wrong-{number}.png"), full_page=True
-            )
-        elif drill["kind"] in ("solve", "value"):
-            page.screenshot(
-                path=str(shots / f"trainer-{lang}-{scheme}-{drill['kind']}.png"), full_page=True
-            )
-        last = number == QUESTIONS - 1
-        page.get_by_role("link", name=words["last" if last else "next"]).tap()
-    expect(page.locator("h1")).to_have_text(f"{QUESTIONS - 2} {words['done']}")
+    session, explained, missed = _play(page, app, lang, shots, f"{lang}-{scheme}")
     # The phone remembers what was missed: "my rules", and the rule card of exactly those.
     my_rules = page.locator("[data-trainer-my-rules]")
     expect(my_rules).to_be_visible()
@@ -190,5 +197,61 @@ def test_a_session_by_thumb(
     page.wait_for_url(re.compile(r"due="))
     due = parse_qs(urlsplit(page.url).query)["due"][0].split(",")
     assert set(due) == first
+    assert errors == []
+    context.close()
+
+
+def _kept_packs(page: Page) -> int:
+    count: int = page.evaluate(
+        "async () => (await (await caches.open('trainer-v1')).keys()).length"
+    )
+    return count
+
+
+def test_the_same_session_without_signal_after_one_visit(
+    browser: Browser, browser_context_args: dict[str, Any], app: Flask, live_server: str
+) -> None:
+    """Point 4: the start page opened once with signal; then, without it, a session started,
+    ten questions answered and judged (two wrong, explained), the end and "my rules", in
+    German, dark: every page from the pack the service worker kept."""
+    lang, scheme = "de", "dark"
+    shots = Path(os.environ.get("TRAINER_SCREENSHOTS", "test-artifacts/screenshots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(
+        **{**browser_context_args, "locale": lang, "color_scheme": scheme, "bypass_csp": True}
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server}/training?variant=contract")
+    page.evaluate("() => navigator.serviceWorker.ready")
+    # The visit that installed the worker is kept: the start page and a pack for each level.
+    deadline = time.monotonic() + 60
+    while _kept_packs(page) < 3:
+        assert time.monotonic() < deadline, "the worker kept no packs"
+        page.wait_for_timeout(250)
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-offline", "1")
+    session, _, missed = _play(page, app, lang, shots, f"{lang}-{scheme}-offline")
+    expect(page.locator("html")).to_have_attribute("data-offline", "1")
+    my_rules = page.locator("[data-trainer-my-rules]")
+    expect(my_rules).to_be_visible()
+    assert set(my_rules.locator("li").evaluate_all("els => els.map(e => e.dataset.code)")) == missed
+    assert sideways(page) == 0
+    page.screenshot(path=str(shots / f"trainer-{lang}-{scheme}-offline-done.png"), full_page=True)
+    # An answer that cannot be read is refused in words, as the server refuses it.
+    number = next(n for n, d in enumerate(session.drills, 1) if d["kind"] != "solve")
+    start = page.url.split("&q=")[0]
+    refused = page.goto(f"{start}&q={number}&right=0&answer=viele")
+    assert refused is not None and refused.status == 400
+    expect(page.locator(".form-errors")).to_have_text(
+        "Gib die Punkte als ganze Zahl ein, etwa 35."
+        if session.drills[number - 1]["kind"] == "value"
+        else "Wähle zuerst eine der Antworten."
+    )
+    expect(page.locator("h1")).to_have_text(session.drills[number - 1]["prompt"])
+    page.screenshot(path=str(shots / f"trainer-{lang}-{scheme}-offline-refused.png"))
+    context.set_offline(False)
     assert errors == []
     context.close()

@@ -3,7 +3,8 @@ whose scope is the whole app (`/`, or the sub-path it is served under), and the 
 an address never opened before while offline.
 
 The service worker (templates/offline/sw.js) precaches the app shell named here, keeps every
-game and rule page a phone opens (network first), and replays the outbox of writes made
+game and rule page a phone opens (network first), answers the trainer from a pack of its
+sessions (referee/web/training/offline.py), and replays the outbox of writes made
 without signal (static/js/outbox-core.js). Its cache name carries a digest of the shell, so a
 new release replaces the old shell.
 """
@@ -46,6 +47,9 @@ SHELL: Final = (
     "js/outbox.js",
     "js/clubs.js",
     "js/names.js",
+    "js/training.js",
+    "js/training-offline.js",
+    "css/training.css",
     "favicon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
@@ -111,6 +115,8 @@ def service_worker() -> ResponseReturnValue:
         shell=json.dumps(shell),
         core=url_for("static", filename="js/outbox-core.js"),
         idb=url_for("static", filename="js/idb-8.0.4.min.js"),
+        cards=url_for("static", filename="js/card-picker.js"),
+        trainer=url_for("static", filename="js/training-offline.js"),
         offline=url_for("offline.page"),
         needs_server=url_for("offline.page", needs="server"),
     )

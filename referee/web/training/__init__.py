@@ -7,4 +7,4 @@ from flask import Blueprint
 api_bp = Blueprint("training_api", __name__, url_prefix="/api/v1")
 bp = Blueprint("training", __name__)
 
-from . import api, messages, pages  # noqa: E402,F401
+from . import api, messages, offline, pages  # noqa: E402,F401

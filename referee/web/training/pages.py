@@ -23,7 +23,7 @@ from . import bp, views
 from .session import MAX_DUE, QUESTIONS, Judged, Session, draw, judge
 
 
-def _refused(error: RefereeError) -> ResponseReturnValue:
+def refused(error: RefereeError) -> ResponseReturnValue:
     abort(400, description=describe(error.code, error.params))
 
 
@@ -35,7 +35,7 @@ def index() -> ResponseReturnValue:
     try:
         table = table_rules(asked or "contract", overrides_from_query(request.args))
     except RefereeError as error:
-        return _refused(error)
+        return refused(error)
     if "level" in request.args:  # the form sent without JavaScript: on to the session
         kept: dict[str, Any] = {
             n: request.args[n] for n in ("level", "due") if request.args.get(n, "").strip()
@@ -61,7 +61,7 @@ def session_page(variant: str) -> ResponseReturnValue:
     try:
         session = draw(variant, request.args)
     except RefereeError as error:
-        return _refused(error)
+        return refused(error)
     if session.variant != variant or not request.args.get("seed", "").strip():
         return redirect(
             url_for("training.session_page", variant=session.variant, **session.query())

@@ -40,6 +40,8 @@ KIND_ORDER = ("facts", "meld", "value", "contract", "layoff", "swap", "solve")
 MAX_DUE = 3
 #: The level a rule that comes back is asked at: the one with the most near misses.
 DUE_LEVEL = engine.LEVELS[-1]
+#: Melds a solve answer may lay down.
+MAX_MELDS = 8
 _MELD_BREAK = re.compile(r"\r?\n|\|")
 
 
@@ -72,6 +74,8 @@ class Judged:
     right: bool
     given: str  # the player's answer in words
     answer: str  # the referee's answer in words
+    #: False where the answer could not be checked (offline: melds other than the referee's)
+    checked: bool = True
 
 
 def due_kinds(variant_id: str, args: Mapping[str, str]) -> tuple[str, ...]:
@@ -152,6 +156,22 @@ def judge(session: Session, drill: JSON, args: Mapping[str, str]) -> Judged:
     return _judge_solve(session, drill, args)
 
 
+def goes_down(answer: JSON) -> bool:
+    """Whether a solve drill's hand goes down: its contract met, or in a variant without
+    contracts (`can_meet_contract` None), any meld at all."""
+    return answer["can_meet_contract"] is not False and bool(answer["melds"])
+
+
+def referee_answer(drill: JSON) -> str:
+    """The referee's answer to `drill` in words (the choice's label, the points, the melds)."""
+    if drill["choices"] is not None:
+        return str(drill["choice_labels"][drill["choices"].index(drill["answer"])])
+    if drill["kind"] == "value":
+        return str(drill["answer"])
+    answer = drill["answer"]
+    return _melds_label(answer["melds"]) if goes_down(answer) else gettext("No")
+
+
 def _judge_choice(drill: JSON, args: Mapping[str, str]) -> Judged:
     text = args.get("answer", "").strip()
     labels = drill["choice_labels"]
@@ -159,7 +179,7 @@ def _judge_choice(drill: JSON, args: Mapping[str, str]) -> Judged:
     if index is None or not 0 <= index < len(labels):
         raise RefereeError("no_answer_chosen", field="answer")
     right_index = drill["choices"].index(drill["answer"])
-    return Judged(index == right_index, labels[index], labels[right_index])
+    return Judged(index == right_index, labels[index], referee_answer(drill))
 
 
 def _judge_points(drill: JSON, args: Mapping[str, str]) -> Judged:
@@ -167,7 +187,7 @@ def _judge_points(drill: JSON, args: Mapping[str, str]) -> Judged:
     points = plain_count(text, digits=5) if text else None
     if points is None:
         raise RefereeError("points_not_a_number", field="answer")
-    return Judged(points == drill["answer"], str(points), str(drill["answer"]))
+    return Judged(points == drill["answer"], str(points), referee_answer(drill))
 
 
 def _judge_solve(session: Session, drill: JSON, args: Mapping[str, str]) -> Judged:
@@ -175,15 +195,15 @@ def _judge_solve(session: Session, drill: JSON, args: Mapping[str, str]) -> Judg
     if down not in (engine.YES, engine.NO):
         raise RefereeError("no_answer_chosen", field="down")
     answer = drill["answer"]
-    best = _melds_label(answer["melds"]) if answer["can_meet_contract"] else gettext("No")
+    best = referee_answer(drill)
     if down == engine.NO:
-        return Judged(not answer["can_meet_contract"], gettext("No"), best)
+        return Judged(not goes_down(answer), gettext("No"), best)
     lines = [line for line in _MELD_BREAK.split(args.get("melds", "")) if line.strip()]
-    if not lines or len(lines) > 8:
+    if not lines or len(lines) > MAX_MELDS:
         raise RefereeError("no_melds_typed", field="melds")
     melds = [[str(card) for card in parse_cards(line, current_language())] for line in lines]
     variant = session.played()
-    right = answer["can_meet_contract"] and engine.check_solution(
+    right = goes_down(answer) and engine.check_solution(
         variant, drill["question"], melds, int(answer["leftover_penalty"])
     )
     return Judged(bool(right), _melds_label(melds), best)

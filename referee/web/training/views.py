@@ -97,7 +97,8 @@ def shown(session: Session, drill: JSON) -> tuple[list[tuple[str, list[JSON]]], 
     elif kind == "swap":
         groups.append((gettext("The meld with the joker"), _cards(question["meld"])))
     elif kind == "solve":
-        facts.append(_contract(session.played(), int(question["round"])))
+        if "round" in question:  # a variant without contracts: any melds go down
+            facts.append(_contract(session.played(), int(question["round"])))
         groups.append((gettext("Your hand"), _cards(question["hand"])))
     # What the question takes as given (whose meld, the contract down, going out with a
     # discard), said as the quiz sheet says it: the verdict turns on it.
@@ -116,14 +117,23 @@ def _form(drill: JSON) -> str:
 
 
 def question(
-    session: Session, drill: JSON, number: int, right: int, judged: Judged | RefereeError | None
+    session: Session,
+    drill: JSON,
+    number: int,
+    right: int | str,
+    judged: Judged | RefereeError | None,
+    *,
+    next_right: int | str | None = None,
 ) -> JSON:
-    """The question page's context."""
+    """The question page's context. `right` (answers right so far) and `next_right` may be
+    placeholders the offline pack's pages are filled in with (offline.py)."""
     groups, facts = shown(session, drill)
     shoe = session.played().shoe_for(int(drill["question"]["players"]))
     error = describe(judged.code, judged.params) if isinstance(judged, RefereeError) else ""
     verdict = judged if isinstance(judged, Judged) else None
-    next_right = right + (1 if verdict is not None and verdict.right else 0)
+    if next_right is None:
+        assert isinstance(right, int)
+        next_right = right + (1 if verdict is not None and verdict.right else 0)
     return {
         "session": session,
         "variant_title": variant_name(session.variant),
@@ -148,7 +158,7 @@ def question(
 
 def _record(session: Session, drill: JSON, number: int, verdict: Judged | None) -> str:
     """What the phone remembers of an answer (static/js/training.js), as JSON."""
-    if verdict is None:
+    if verdict is None or not verdict.checked:  # an answer not checked is not remembered
         return ""
     return json.dumps(
         {
@@ -165,7 +175,7 @@ def _record(session: Session, drill: JSON, number: int, verdict: Judged | None) 
     )
 
 
-def done(session: Session, right: int) -> JSON:
+def done(session: Session, right: int | str) -> JSON:
     """The end of a session: how many were right, and another session."""
     return {
         "session": session,

@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import drills as engine
+from referee.engine.variants import VARIANTS
 from referee.web.training import views
-from referee.web.training.session import KIND_ORDER, QUESTIONS, draw
+from referee.web.training.session import KIND_ORDER, QUESTIONS, draw, goes_down
 
 SESSION = "/training/contract?level=2&seed=4242"
 
@@ -50,7 +51,7 @@ def right_answer(drill: dict[str, Any]) -> dict[str, str]:
     if drill["kind"] == "value":
         return {"answer": str(drill["answer"])}
     answer = drill["answer"]
-    if not answer["can_meet_contract"]:
+    if not goes_down(answer):
         return {"down": "no"}
     return {"down": "yes", "melds": "\n".join(" ".join(meld) for meld in answer["melds"])}
 
@@ -61,7 +62,7 @@ def wrong_answer(drill: dict[str, Any]) -> dict[str, str]:
         return {"answer": str((right + 1) % len(drill["choices"]))}
     if drill["kind"] == "value":
         return {"answer": str(drill["answer"] + 5)}
-    return {"down": "yes" if not drill["answer"]["can_meet_contract"] else "no", "melds": "QH QD"}
+    return {"down": "yes" if not goes_down(drill["answer"]) else "no", "melds": "QH QD"}
 
 
 def test_the_start_page_offers_every_variant_and_three_levels(client: FlaskClient) -> None:
@@ -233,6 +234,20 @@ def test_a_game_and_the_referee_page_hand_their_rules_to_the_trainer(
     page = text(client, "/referee?variant=shanghai&house_rules=" + json.dumps(rules))
     link = re.search(r'<a href="(/training\?[^"]*)">Practise these rules</a>', page)
     assert link and "variant=shanghai" in link.group(1) and "house_rules=" in link.group(1)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variant_s_questions_are_asked_and_judged(
+    app: Flask, client: FlaskClient, variant: str
+) -> None:
+    """Every question of two sessions of each variant shows, and its right answer is right: a
+    variant without contracts too (its hand goes down with any melds; no round to name)."""
+    for seed in (0, 1):
+        address = f"/training/{variant}?level=3&seed={seed}"
+        session = drawn(app, address)
+        for number, drill in enumerate(session.drills, start=1):
+            query = urlencode({**right_answer(drill), "q": number, "right": 0})
+            assert "✓ Right" in text(client, f"{address}&{query}"), (variant, drill["question"])
 
 
 def test_every_kind_and_language_draws_its_page(client: FlaskClient) -> None:
