@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask
 
 from referee.web import live
 from referee.web.backup import archive as backup
@@ -27,6 +27,7 @@ from referee.web.plumbing import (
     resources,
     security,
     settings,
+    static_files,
     theme,
 )
 from referee.web.plumbing.extensions import babel, compress, csrf
@@ -91,7 +92,7 @@ def create_app(
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
     compress.init_app(app)
-    app.after_request(_buffer_static_files)  # registered after Compress, so it runs before it
+    static_files.init_app(app)  # after Compress, so that it runs before it
     # The one place that says which pages speak a language of their own: a game's pages (and
     # its exports and score sheet, /games/<game_id>/...) speak the game's to a phone that chose
     # none, and an evening's pages (/clubs/<club_id>/events/<event_id>/...) the evening's
@@ -147,21 +148,6 @@ def create_app(
         app.register_blueprint(blueprint)
     limits.init_app(app)  # by endpoint: once every blueprint is registered
     return app
-
-
-def _buffer_static_files(response: Response) -> Response:
-    """Read a static file into memory so that it can be compressed (they are all small), and
-    close it at once: a file left for the response's end stays open when the phone goes away
-    mid-answer (the development server then never closes the response)."""
-    if request.endpoint == "static" and response.is_streamed and response.status_code == 200:
-        opened = response.response
-        response.direct_passthrough = False
-        try:
-            response.set_data(b"".join(response.iter_encoded()))
-        finally:
-            if callable(close := getattr(opened, "close", None)):
-                close()
-    return response
 
 
 def _instance_secret_key(app: Flask) -> str:
