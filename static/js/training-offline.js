@@ -5,18 +5,23 @@
  * renders them and what judges an answer; the start page keeps one for every level). Without
  * signal the worker answers the session's addresses from the pack: the start form goes on to
  * one of its sessions, a question is shown, an answer judged and its verdict shown, the session
- * ends, exactly as the server would, from the same drills. A pack is asked for again when it is
- * an hour old, when the phone's language changed, or when a session started with signal is not
- * in it (then that session comes first, so that it goes on without signal).
+ * ends, from the same drills and with the server's own pages. A pack is asked for again when
+ * it is an hour old, when the phone's language changed, or when a session started with signal
+ * is not in it (then that session comes first, so that it goes on without signal); it is kept
+ * under the variant, level and house rules the pack itself names (the server's canonical
+ * text), and forgotten a month after it was made. What differs from the server: a question
+ * number out of range shows the first question (the server refuses it), and a session started
+ * without signal is one of the pack's, the kinds due asked for only when the pack has them.
  *
  * A solve answer is checked as far as it can be without the engine: cards from the hand that
- * leave what the referee's answer leaves, in the referee's own melds, are right; other melds
- * that leave as little say that they could not be checked.
+ * leave what the referee's answer leaves, in the referee's own melds (a joker left undeclared,
+ * or standing for the card the referee's stands for), are right; other melds that leave as
+ * little, or a joker declared as another card, say that they could not be checked.
  */
 (function () {
   "use strict";
 
-  var FRESH_MS = 36e5;
+  var FRESH_MS = 36e5, KEPT_MS = 30 * 864e5;
   var LEVELS = ["1", "2", "3"];
   var TRAINER = /^\/training(?:\/([^/.]+))?$/;
   var root = "", cacheName = "trainer-v1";
@@ -41,7 +46,22 @@
   }
 
   function findSession(pack, seed, due) {
-    return pack.sessions.filter(function (s) { return String(s.seed) === seed && s.due === due; })[0];
+    var number = /^\d{1,12}$/.test(seed) ? parseInt(seed, 10) : -1;
+    return pack.sessions.filter(function (s) { return s.seed === number && s.due === due; })[0];
+  }
+
+  // House rules as the server writes them in an address (vocabulary/house_rules.py,
+  // canonical_rules: keys sorted, no spaces), so that a game's link finds the pack its start
+  // page kept; a text that is not JSON is left as it is.
+  function canonical(houseRules) {
+    var rules;
+    try { rules = JSON.parse(houseRules); } catch (error) { return houseRules; }
+    if (!rules || typeof rules !== "object" || Array.isArray(rules)) { return houseRules; }
+    var names = Object.keys(rules).sort();
+    if (!names.length) { return ""; }
+    return "{" + names.map(function (name) {
+      return JSON.stringify(name) + ":" + JSON.stringify(rules[name]);
+    }).join(",") + "}";
   }
 
   // Keep (or renew) the pack a trainer page opened with signal needs. `url` is where the page
@@ -50,7 +70,7 @@
     var found = TRAINER.exec(url.pathname.slice(root.length));
     if (!found) { return Promise.resolve(); }
     var params = url.searchParams;
-    var houseRules = params.get("house_rules") || "";
+    var houseRules = canonical(params.get("house_rules") || "");
     if (!found[1]) {  // the start page: a pack for each level of its variant
       var variant = params.get("variant") || "contract";
       return Promise.all(LEVELS.map(function (level) {
@@ -70,10 +90,30 @@
       if (fresh && (seed === null || findSession(pack, seed, due))) { return null; }
       var asked = seed === null ? address : address + "&" + new URLSearchParams({ seed: seed, due: due });
       return fetch(asked, { credentials: "same-origin" }).then(function (response) {
-        if (!response.ok) { return null; }
-        return caches.open(cacheName).then(function (cache) { return cache.put(address, response); });
+        var type = response.headers.get("Content-Type") || "";
+        if (!response.ok || type.indexOf("application/json") !== 0) { return null; }  // a portal's page
+        return response.clone().json().then(function (fetched) {
+          // Kept where the pack says it belongs, whatever the address that asked for it.
+          var own = packAddress(fetched.variant, String(fetched.level), fetched.house_rules);
+          return caches.open(cacheName).then(function (cache) { return cache.put(own, response); });
+        });
       });
-    }).catch(function () { /* no signal any more: the pack kept stays */ });
+    }).catch(function () { /* no signal any more, or not a pack: the pack kept stays */ });
+  }
+
+  // Packs made more than a month ago are forgotten (the worker's forgetPages asks).
+  function forget() {
+    return caches.open(cacheName).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          return cache.match(request).then(function (kept) { return kept ? kept.json() : null; })
+            .catch(function () { return null; })
+            .then(function (pack) {
+              if (!pack || !(Date.now() - Date.parse(pack.made) < KEPT_MS)) { return cache.delete(request); }
+            });
+        }));
+      });
+    });
   }
 
   // The answer to a trainer address without signal, or null (then the worker's offline page).
@@ -87,11 +127,14 @@
     }
     var variant = found[1] || params.get("variant") || "contract";
     var level = params.get("level") || "1";
-    return keptPack(packAddress(variant, level, params.get("house_rules") || "")).then(function (pack) {
+    var due = params.get("due") || "";
+    return keptPack(packAddress(variant, level, canonical(params.get("house_rules") || ""))).then(function (pack) {
       if (!pack) { return null; }
-      var session = findSession(pack, params.get("seed") || "", params.get("due") || "");
-      if (!found[1] || !session) {  // a new session: one of the pack's
-        var chosen = pack.sessions[Math.floor(Math.random() * pack.sessions.length)];
+      var session = findSession(pack, params.get("seed") || "", due);
+      if (!found[1] || !session) {  // a new session: one of the pack's, the kinds due if it has them
+        var asked = pack.sessions.filter(function (s) { return s.due === due; });
+        var from = asked.length ? asked : pack.sessions;
+        var chosen = from[Math.floor(Math.random() * from.length)];
         var query = new URLSearchParams({ level: String(pack.level), seed: String(chosen.seed) });
         if (chosen.due) { query.set("due", chosen.due); }
         if (pack.house_rules) { query.set("house_rules", pack.house_rules); }
@@ -176,14 +219,16 @@
         })[0] || lines[i].trim();
         return { error: words.bad_card.split("{card}").join(bad) };
       }
-      melds.push(cards.map(function (card) { return card.code; }));
+      melds.push(cards);
     }
-    var given = lines.map(function (line) { return line.trim(); }).join(" | ");
+    var given = melds.map(function (meld) {
+      return meld.map(function (card) { return label(pack.labels, card); }).join(" ");
+    }).join(" | ");
     if (!rule.can) { return { page: "wrong", given: given }; }
     var left = rule.hand.slice();
     var fromHand = melds.every(function (meld) {
-      return meld.every(function (code) {
-        var at = left.indexOf(code);
+      return meld.every(function (card) {
+        var at = left.indexOf(card.code);
         if (at < 0) { return false; }
         left.splice(at, 1);
         return true;
@@ -191,13 +236,46 @@
     });
     var leftover = left.reduce(function (sum, code) { return sum + (rule.points[code] || 0); }, 0);
     if (!fromHand || leftover !== rule.least) { return { page: "wrong", given: given }; }
-    return { page: sameMelds(melds, rule.melds) ? "right" : "unsure", given: given };
+    return { page: theReferees(melds, rule.melds) ? "right" : "unsure", given: given };
   }
 
-  function sameMelds(a, b) {
-    function key(melds) { return melds.map(function (meld) { return meld.slice().sort().join(" "); }).sort().join("|"); }
-    return a.length === b.length && key(a) === key(b);
+  // A card in words as the server's verdict says it (words.card_label).
+  function label(labels, card) {
+    if (card.code !== "JK") { return (labels.ranks[card.rank] || card.rank) + SYMBOLS[card.suit]; }
+    if (!card.standsFor) { return labels.joker; }
+    return labels.joker_as.split("{card}").join(label(labels, card.standsFor));
   }
 
-  self.RummyTrainerOffline = { init: init, TRAINER: TRAINER, refresh: refresh, answer: answer, judge: judge };
+  var SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+
+  // Whether the typed melds are the referee's own: the same cards in each (a joker as "JK"),
+  // and each joker left undeclared or standing for what the referee's stands for.
+  function theReferees(typed, referee) {
+    var left = referee.map(function (meld) { return meld.slice(); });
+    return typed.length === referee.length && typed.every(function (meld) {
+      var at = left.findIndex(function (theirs) { return matches(meld, theirs); });
+      if (at < 0) { return false; }
+      left.splice(at, 1);
+      return true;
+    });
+  }
+
+  function matches(meld, theirs) {
+    function plain(code) { return code.indexOf("JK") === 0 ? "JK" : code; }
+    var mine = meld.map(function (card) { return card.code; }).sort().join(" ");
+    if (mine !== theirs.map(plain).sort().join(" ")) { return false; }
+    var standing = theirs.filter(function (code) { return code.indexOf("JK=") === 0; });
+    return meld.every(function (card) {
+      if (card.code !== "JK" || !card.standsFor) { return true; }
+      var at = standing.indexOf("JK=" + card.standsFor.code);
+      if (at < 0) { return false; }
+      standing.splice(at, 1);
+      return true;
+    });
+  }
+
+  self.RummyTrainerOffline = {
+    init: init, TRAINER: TRAINER, refresh: refresh, answer: answer, forget: forget, judge: judge,
+    canonical: canonical
+  };
 }());

@@ -29,7 +29,7 @@ var SHELL = {{ shell|safe }};
 var OFFLINE = {{ offline|tojson }};
 var NEEDS_SERVER = {{ needs_server|tojson }};
 var Trainer = self.RummyTrainerOffline;
-var TRAINER_CACHE = Trainer.init(ROOT);
+Trainer.init(ROOT);
 var KEPT_PAGES = new RegExp(
   "^/(?:$|games/[^/]+(?:/edit/[^/]+(?:/rounds/\\d+)?)?$|rules(?:/[^/.]+)?$" +
   "|clubs/[^/.]+(?:/edit/[^/]+)?$)");
@@ -101,6 +101,7 @@ var KEPT_DAYS = { edit: 3, other: 30 };
 var forgotAt = 0;
 function forgetPages(gone) {
   forgotAt = Date.now();
+  Trainer.forget().catch(function () { /* the trainer's packs are only a copy */ });
   return caches.open(PAGES_CACHE).then(function (cache) {
     return cache.keys().then(function (requests) {
       return Promise.all(requests.map(function (request) {

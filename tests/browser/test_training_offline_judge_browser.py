@@ -7,10 +7,13 @@ refused with the pack's own sentence."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+
+from referee.web.vocabulary.house_rules import canonical_rules
 
 PACK = {
     "words": {
@@ -21,6 +24,11 @@ PACK = {
         "bad_card": "“{card}” is not a card",
     },
     "letters": {"ranks": {"D": "Q", "B": "J"}, "suits": {}},
+    "labels": {
+        "ranks": {"A": "A", "7": "7", "9": "9", "10": "10", "J": "B", "Q": "D", "K": "K", "2": "2"},
+        "joker": "Joker",
+        "joker_as": "Joker als {card}",
+    },
     "max_melds": 8,
 }
 # Round 1 of Contract Rummy (two sets): the referee lays down four sevens and three nines and
@@ -28,7 +36,7 @@ PACK = {
 RULE = {
     "form": "solve",
     "can": True,
-    "melds": [["7H", "7S", "7D", "7C"], ["9C", "9D", "JK"]],
+    "melds": [["7H", "7S", "7D", "7C"], ["9C", "9D", "JK=9H"]],
     "hand": ["7H", "7S", "7D", "7C", "9C", "9D", "JK", "QS", "2H"],
     "points": {"7H": 5, "7S": 5, "7D": 5, "7C": 5, "9C": 5, "9D": 5, "JK": 25, "QS": 10, "2H": 5},
     "least": 15,
@@ -56,8 +64,9 @@ def _judge(page: Page, query: dict[str, str], rule: dict[str, Any] = RULE) -> An
 @pytest.mark.parametrize(
     ("melds", "verdict"),
     [
-        ("7H 7S 7D 7C\n9C 9D JK", "right"),
-        ("9d jk=9h 9c | 7c 7d 7s 7h", "right"),  # any order, the joker as it stands
+        ("7H 7S 7D 7C\n9C 9D JK", "right"),  # a joker left undeclared: the engine places it
+        ("9d jk=9h 9c | 7c 7d 7s 7h", "right"),  # any order, the joker as the referee's stands
+        ("7H 7S 7D 7C\n9C 9D JK=9S", "unsure"),  # another card for the joker: the engine's to say
         ("7H 7S 7D 7C\nD♠ 9C 9D", "wrong"),  # leaves the joker (more than the least)
         ("7H 7S 7D\n9C 9D JK", "wrong"),  # keeps a seven
         ("7H 7H 7S 7D\n9C 9D JK", "wrong"),  # a second seven of hearts is not in the hand
@@ -65,10 +74,12 @@ def _judge(page: Page, query: dict[str, str], rule: dict[str, Any] = RULE) -> An
     ],
 )
 def test_a_solve_answer_without_signal(page: Page, melds: str, verdict: str) -> None:
-    judged = _judge(page, {"down": "yes", "melds": melds})
-    assert judged["page"] == verdict
-    lines = melds.replace("|", "\n").split("\n")
-    assert judged["given"] == " | ".join(line.strip() for line in lines)
+    assert _judge(page, {"down": "yes", "melds": melds})["page"] == verdict
+
+
+def test_the_answer_is_said_as_the_server_says_it(page: Page) -> None:
+    judged = _judge(page, {"down": "yes", "melds": "7h 7s 7d 7c | D♠ 9C jk=9h"})
+    assert judged["given"] == "7♥ 7♠ 7♦ 7♣ | D♠ 9♣ Joker als 9♥"
 
 
 def test_no_is_judged_by_the_answer(page: Page) -> None:
@@ -92,3 +103,16 @@ def test_what_cannot_be_read_is_refused_in_the_packs_words(page: Page) -> None:
     assert _judge(page, {"answer": "1"}, choices) == {"page": "right", "given": "Nein"}
     assert _judge(page, {"answer": "0"}, choices) == {"page": "wrong", "given": "Ja"}
     assert _judge(page, {"answer": "2"}, choices) == {"error": "Choose"}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"target": 500}, {"target": 500, "buying": False, "max_set_size": 3}, {"ace": "low"}],
+)
+def test_house_rules_are_written_as_the_server_writes_them(page: Page, rules: Any) -> None:
+    """A game's link writes its house rules with spaces (tojson); the worker keeps and finds a
+    pack by the server's canonical text, so the link's session finds its pack without signal."""
+    loose = json.dumps(dict(reversed(list(rules.items()))), indent=1)
+    assert page.evaluate("text => RummyTrainerOffline.canonical(text)", loose) == (
+        canonical_rules(rules)
+    )

@@ -134,17 +134,20 @@ GROUPS: Final = (
     ),
     # The trainer's packs of drills: each draws up to 50 hands and asks the referee (the
     # solver too) about every one. The trainer's pages draw their session's ten again on every
-    # question (and its due kinds' near misses): a session is some twenty pages. A phone keeps
-    # a pack of two sessions for each level it opens (training.offline_pack: three at the start).
+    # question (and its due kinds' near misses): a session is some twenty pages.
     Group(
         "RATELIMIT_DRILLS",
         "120 per minute; 1200 per hour",
-        (
-            "training_api.drills",
-            "training.index",
-            "training.session_page",
-            "training.offline_pack",
-        ),
+        ("training_api.drills", "training.index", "training.session_page"),
+        ("GET",),
+    ),
+    # The trainer's offline packs: two sessions with every page rendered (some 60 pages, a
+    # quarter to half a second of CPU). A phone asks for three at the start page and one when a
+    # session it is in is not in its pack; at most one an hour for the same pack after that.
+    Group(
+        "RATELIMIT_TRAINER_PACKS",
+        "12 per minute; 120 per hour",
+        ("training.offline_pack",),
         ("GET",),
     ),
     # A club's file brings in up to 2,000 games at once: seconds of work each time.

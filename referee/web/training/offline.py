@@ -28,11 +28,12 @@ from flask import Response, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from referee.engine.cards import parse_cards
+from referee.engine.cards import Rank, parse_cards
 from referee.engine.errors import RefereeError
 from referee.web.plumbing.i18n import current_language
 from referee.web.vocabulary.messages import describe
 from referee.web.vocabulary.picker import card_picker_setup
+from referee.web.vocabulary.words import rank_label
 
 from . import bp, views
 from .pages import refused
@@ -71,6 +72,13 @@ def _pack(sessions: list[Session]) -> JSON:
         "lang": current_language(),
         "made": datetime.now(UTC).isoformat(timespec="seconds"),
         "letters": {"ranks": json.loads(setup.ranks_json), "suits": json.loads(setup.suits_json)},
+        # A card in words as the server's verdict says it (words.card_label): the rank's local
+        # letter and the suit's symbol; a joker, and a joker standing for a card.
+        "labels": {
+            "ranks": {rank.letter: rank_label(rank) for rank in Rank},
+            "joker": gettext("joker"),
+            "joker_as": gettext("joker as %(card)s", card="{card}"),
+        },
         "words": {
             "no": gettext("No"),
             "no_answer_chosen": describe("no_answer_chosen", {}),
@@ -149,8 +157,13 @@ def _question(session: Session, drill: JSON, number: int) -> JSON:
 
 
 def _plain(cards: list[str]) -> list[str]:
-    """Cards as the worker compares them: a joker as "JK", whatever it stands for."""
+    """Cards as the hand holds them: a joker as "JK", whatever it stands for."""
     return [str(card.plain) for card in parse_cards(cards)]
+
+
+def _written(cards: list[str]) -> list[str]:
+    """Cards in the engine's notation: a declared joker as "JK=10C"."""
+    return [str(card) for card in parse_cards(cards)]
 
 
 def _judge(session: Session, drill: JSON) -> JSON:
@@ -169,7 +182,8 @@ def _judge(session: Session, drill: JSON) -> JSON:
     return {
         "form": "solve",
         "can": goes_down(answer),
-        "melds": [_plain(meld) for meld in answer["melds"]] if goes_down(answer) else [],
+        # The referee's melds as written ("JK=10C": what its joker stands for), the hand plain.
+        "melds": [_written(meld) for meld in answer["melds"]] if goes_down(answer) else [],
         "hand": _plain(drill["question"]["hand"]),
         "points": {str(card.plain): variant.points_of(card) for card in hand},
         "least": int(answer["leftover_penalty"]),
