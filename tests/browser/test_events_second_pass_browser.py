@@ -234,6 +234,51 @@ def test_the_standings_and_the_clubs_stats_fit_a_360_px_phone_with_long_names(
     _clean(page)
 
 
+# -- issue 31, 5: the results for the club's chat ----------------------------------------------
+
+SHARED = {
+    "de": ("Die Ergebnisse für den Chat des Vereins", "Kopiert: jetzt im Chat einfügen."),
+    "fr": ("Les résultats pour la discussion du club", "Copié : collez-le dans la discussion."),
+}
+
+
+@pytest.mark.parametrize(("width", "lang", "scheme"), [(360, "de", "dark"), (320, "fr", "light")])
+def test_the_results_go_to_the_clubs_chat_from_a_phone(
+    app: Flask, live_server: str, open_page: Any, width: int, lang: str, scheme: str,
+    screenshot_dir: Path,
+) -> None:  # fmt: skip
+    """A member at home (or the host) takes the results to the club's chat: the message in the
+    page's language, every long name whole, selectable; its button copies it where the phone
+    has no share sheet (headless Chromium has none) and says so beside it."""
+    client = app.test_client()
+    evening = _evening(client, LONG, lang=lang, rounds=1, series=1)
+    tables = _series(client, evening, {"series": 1})["series"][0]["tables"]
+    for spread, table in enumerate(tables):
+        _enter(client, table, 1, spread)
+    page = open_page(width, 740, lang, scheme, **PHONE)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page.goto(live_server + evening["page"] + "#share")
+    label, copied = SHARED[lang]
+    expect(page.get_by_label(label)).to_be_visible()
+    text = page.locator("#share-text").input_value()
+    assert all(name in text for name in LONG) and text.count("\N{FIRST PLACE MEDAL}") >= 1
+    field = page.locator("#share-text")
+    assert field.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # wrapped, never sideways
+    button = page.locator("[data-share]")
+    expect(button).to_be_visible()
+    button.tap()
+    expect(page.locator("[data-share-said]")).to_have_text(copied)
+    assert page.evaluate("navigator.clipboard.readText()") == text
+    assert text == client.get(evening["page"] + "/results.txt").get_data(as_text=True).replace(
+        "http://localhost", live_server
+    )
+    page.locator("#share").screenshot(
+        path=str(screenshot_dir / f"share-{width}-{lang}-{scheme}.png")
+    )
+    _clean(page)
+    assert page.complaints == []
+
+
 # -- 5: the room's board ------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from flask import url_for
-from flask_babel import gettext, ngettext
+from flask_babel import format_date, gettext, ngettext
 
 from referee.engine.errors import EventRefused
 from referee.engine.events import Event
@@ -21,9 +21,10 @@ from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games import links as game_links
 from referee.web.plumbing import formats
-from referee.web.plumbing.i18n import current_language
+from referee.web.plumbing.i18n import current_language, in_language
 from referee.web.plumbing.numbers import plain_count
 from referee.web.vocabulary.messages import describe_reason
+from referee.web.vocabulary.words import variant_name
 
 from .forms import scheme_label
 from .links import board_url, edit_url, view_url
@@ -307,7 +308,13 @@ def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> d
         "stored": stored,
         "event": event,
         "token": token,
-        "club_name": _club_name(stored.club_id),
+        "club_name": club_name(stored.club_id),
+        "share_text": results_text(
+            stored,
+            current_language(),
+            club=club_name(stored.club_id),
+            link=view_url(stored.club_id, stored.id, external=True),
+        ),
         "split_rule": split_sentence(event.split_rule),
         "scheme_name": scheme_label(event.scheme.id),
         "later_draws": method_words(event.later_draws),
@@ -365,6 +372,69 @@ def board_etag(version: int, *, light: bool = False) -> str:
     return f"e{version}-{current_language()}{'-light' if light else ''}"
 
 
-def _club_name(club_id: str) -> str:
+def club_name(club_id: str) -> str:
+    """The club's name ("" for a club gone meanwhile)."""
     club = clubs_service.load(club_id)
     return "" if club is None else club.name
+
+
+#: The first three places' medals in the chat's message (a shared place shares its medal).
+_MEDALS: Final = {
+    1: "\N{FIRST PLACE MEDAL}",
+    2: "\N{SECOND PLACE MEDAL}",
+    3: "\N{THIRD PLACE MEDAL}",
+}
+
+
+@in_language
+def results_text(stored: StoredEvent, lang: str, *, club: str, link: str) -> str:
+    """The evening's results as plain text for the club's chat, in `lang`: the evening, the
+    standings as they stand (every player who has played a round: place, name, tournament
+    points, points; the first three with their medal; a figure of a table still playing
+    marked, a leaver said), how many tables still play, and the view link to the evening.
+    Empty while no table has played a round."""
+    event = stored.event
+    standings = event.standings(unfinished=True)
+    if not any(row.rounds for row in standings.rows):
+        return ""
+    played = sum(1 for drawn in event.series if drawn.started)
+    if event.finished:
+        heading = gettext("Final standings")
+    else:
+        heading = gettext(
+            "Standings after series %(num)s of %(count)s", num=played, count=event.series_count
+        )
+    facts = [club, format_date(event.date, "medium"), variant_name(event.variant.id)]
+    lines = [event.name, " · ".join(fact for fact in facts if fact), "", heading + ":"]
+    played_rows = [row for row in standings.rows if row.rounds]
+    lines += [_result_line(row) for row in played_rows]
+    provisional = any(row.provisional for row in played_rows)
+    notes = [gettext("* A table of theirs is still playing: provisional.")] if provisional else []
+    playing = sum(
+        1 for drawn in event.series if drawn.started for table in drawn.tables if not table.finished
+    )
+    if playing:
+        notes.append(
+            ngettext(
+                "%(num)s table is still playing.", "%(num)s tables are still playing.", playing
+            )
+        )
+    return "\n".join([*lines, "", *notes, *([""] if notes else []), link, ""])
+
+
+def _result_line(row: StandingsRow) -> str:
+    """ "🥇 1. Ann: 7 tournament points, 12 points" (a figure marked * while a table of theirs
+    still plays; a leaver said)."""
+    mark = "*" if row.provisional else ""
+    left = f" ({gettext('left')})" if not row.present else ""
+    value = row.tournament_points
+    figures = ngettext(
+        "%(points)s tournament point",
+        "%(points)s tournament points",
+        int(value) if value.denominator == 1 else 2,  # 1.5 is said as plural
+        points=points_text(value),
+    )
+    points = ngettext("%(num)s point", "%(num)s points", row.points)
+    medal = _MEDALS.get(row.place)
+    place = f"{medal} {row.place}." if medal else f"{row.place}."
+    return f"{place} {row.name}{left}: {figures}{mark}, {points}{mark}"

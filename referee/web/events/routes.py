@@ -31,8 +31,8 @@ from referee.web.vocabulary.words import variant_name
 from . import bp, exports, printing, service
 from .access import editable_event, event_or_404
 from .forms import CheckInForm, NewEventForm, SeriesForm
-from .links import edit_url
-from .presenting import board_context, board_etag, page_context
+from .links import edit_url, view_url
+from .presenting import board_context, board_etag, club_name, page_context, results_text
 from .store import StoredEvent
 
 
@@ -287,6 +287,22 @@ def export_json(club_id: str, event_id: str) -> ResponseReturnValue:
 def export_csv(club_id: str, event_id: str) -> ResponseReturnValue:
     stored = event_or_404(club_id, event_id)
     return _download(stored, exports.to_csv(stored, _pdf_language(stored)), "text/csv", ".csv")
+
+
+@bp.get("/clubs/<club_id>/events/<event_id>/results.txt")
+def results_txt(club_id: str, event_id: str) -> ResponseReturnValue:
+    """The results as a message for the club's chat (what the evening's page offers to share),
+    in the evening's language or `?lang`'s."""
+    stored = event_or_404(club_id, event_id)
+    text = results_text(
+        stored,
+        _pdf_language(stored),
+        club=club_name(stored.club_id),
+        link=view_url(stored.club_id, stored.id, external=True),
+    )
+    response = Response(text, mimetype="text/plain")
+    response.cache_control.no_cache = True
+    return response
 
 
 def _pdf_language(stored: StoredEvent) -> str:

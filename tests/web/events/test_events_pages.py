@@ -200,3 +200,59 @@ def test_a_finished_tables_banner_leads_on_to_the_evening(client: FlaskClient) -
     assert "1 table has a result" not in page
     evening = client.get(host).get_data(as_text=True)
     assert "Every series is drawn." not in evening and "Draw series 2" in evening
+
+
+def _play_round_one(client: FlaskClient, game_id: str, token: str, penalties: list[int]) -> None:
+    seats = client.get(f"/api/v1/games/{game_id}").get_json()["players"]
+    results = [{"player": seats[0], "went_out": True}] + [
+        {"player": name, "penalty": penalty}
+        for name, penalty in zip(seats[1:], penalties, strict=True)
+    ]
+    answer = client.post(
+        f"/api/v1/games/{game_id}/rounds",
+        json={"round": 1, "results": results},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 200, answer.get_json()
+
+
+def test_the_results_for_the_club_s_chat_as_they_stand_then_final(client: FlaskClient) -> None:
+    """Prize-giving's message: the evening, every player's place (medals for the first three,
+    a figure of a table still playing marked), and the view link; on the page (selectable
+    without JavaScript) and as results.txt, in the evening's language or ?lang's."""
+    club, host = _new_evening(client, table_size="3", series="1", series_rounds="1", lang="de")
+    for names in (["Ann", "Bo", "Cy"], ["Dana Gonzalez-Oberhuber", "Ed", "Flo"]):
+        typed = {f"new_names-{i}": name for i, name in enumerate(names)}
+        client.post(f"{host}/players", data={"version": _version(client, host)} | typed)
+    client.post(f"{host}/series", data={"version": _version(client, host), "series": "1"})
+    client.post(
+        f"{host}/series", data={"version": _version(client, host), "series": "1", "action": "start"}
+    )
+    view = host.split("/edit/")[0]
+    assert client.get(f"{view}/results.txt").get_data(as_text=True) == ""
+    assert 'id="share-text"' not in client.get(host).get_data(as_text=True)
+    evening = client.get(
+        f"/api/v1{view}", headers={"Authorization": f"Bearer {club['edit_token']}"}
+    ).get_json()
+    first, second = (
+        re.search(r"/games/([^/]+)/edit/([^/?#]+)", table["edit_url"]).groups()  # type: ignore[union-attr]
+        for table in evening["series"][0]["tables"]
+    )
+    _play_round_one(client, first[0], first[1], [20, 35])
+    text = client.get(f"{view}/results.txt").get_data(as_text=True)
+    assert text.startswith("Friday night\n") and "Stand nach Serie 1 von 1:" in text
+    assert "\N{FIRST PLACE MEDAL} 1. " in text and text.endswith(f"http://localhost{view}\n")
+    assert "\n1 Tisch spielt noch.\n" in text and text.count(" Turnierpunkt") == 3
+    page = client.get(host).get_data(as_text=True)
+    assert 'id="share-text"' in page and "Die Ergebnisse für den Chat des Vereins" in page
+    _play_round_one(client, second[0], second[1], [5, 50])
+    final = client.get(f"{view}/results.txt", query_string={"lang": "en"})
+    assert final.mimetype == "text/plain" and final.headers["Cache-Control"] == "no-cache"
+    lines = final.get_data(as_text=True).splitlines()
+    assert lines[3] == "Final standings:" and "*" not in final.get_data(as_text=True)
+    places = [line for line in lines if re.match(r"^\S* ?\d+\. ", line)]
+    assert len(places) == 6 and sum("\N{FIRST PLACE MEDAL}" in line for line in places) == 2
+    assert any("Dana Gonzalez-Oberhuber" in line for line in places)
+    assert all(re.search(r": \d+ tournament points?, \d+ points?$", line) for line in places)
+    assert client.get(f"{view}/results.txt", query_string={"lang": "xx"}).status_code == 400
+    assert client.get(f"/clubs/{'x' * 8}/events/{'y' * 8}/results.txt").status_code == 404
