@@ -498,16 +498,17 @@ def on_game_writing(
     found = store.event_of_game(conn, game_id)
     if found is None:
         return
-    event_id, number, _table = found
+    event_id, number, table = found
     club_id = store.club_id_on(conn, event_id)
     if club_id is not None:
         clubs_service.lock_on(conn, club_id)
     kept = store.read(conn, event_id, lock=True)
-    if kept is not None:
+    if kept is None:
+        return
+    if game is None:
         kept.event.verify_open(number)
-        written = len(stored.game.rounds)
-        if game is not None and len(game.rounds) > written:
-            kept.event.verify_next_round(number, _table, written, web_clock.now())
+    else:  # a round more
+        kept.event.verify_next_round(number, table, len(stored.game.rounds), web_clock.now())
 
 
 def on_game_written(

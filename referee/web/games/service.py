@@ -316,13 +316,18 @@ def _write(
             since = tuple(queries.read_since(conn, game_id, version, current))
             sent = entered_as_sent is not None and entered_as_sent(stored.game)
             return Stale(version, stored, since, sent)
+        try:  # where the game is filed may refuse any change to it now
+            game_writing.send(game_id, conn=conn, stored=stored)
+        except GameRefused as refused:
+            return Refused(refused.reasons, stored)
         step = take(stored)
         if not isinstance(step, Step):
             return step
-        try:  # where the game is filed may refuse this change to it now
-            game_writing.send(game_id, conn=conn, stored=stored, game=step.game)
-        except GameRefused as refused:
-            return Refused(refused.reasons, stored)
+        if len(step.game.rounds) > len(stored.game.rounds):
+            try:  # ... or a round more (a club night's table after its clock's last round)
+                game_writing.send(game_id, conn=conn, stored=stored, game=step.game)
+            except GameRefused as refused:
+                return Refused(refused.reasons, stored)
         return Saved(_kept(conn, stored, step, once))
 
 
