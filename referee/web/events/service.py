@@ -490,25 +490,28 @@ def _started(conn: Connection, stored: StoredEvent, event: Event, number: int, l
 
 def on_game_writing(
     game_id: str, *, conn: Connection, stored: StoredGame, game: Game | None = None, **_: Any
-) -> None:
+) -> bool:
     """The receiver of `game_writing`: a table's game whose series is fixed (the next one is
     drawn, the host has not reopened it) takes no change: GameRefused (`series_closed`); a
     table whose clock ran out takes no round past its last (`series_time_up`), corrections
-    still. The locks are taken in the order of every evening write, after the game's."""
+    still: True when the table's series has a clock (a round more is sent again, with
+    `game`). The locks are taken in the order of every evening write, after the game's."""
     found = store.event_of_game(conn, game_id)
     if found is None:
-        return
+        return False
     event_id, number, table = found
     club_id = store.club_id_on(conn, event_id)
     if club_id is not None:
         clubs_service.lock_on(conn, club_id)
     kept = store.read(conn, event_id, lock=True)
     if kept is None:
-        return
+        return False
     if game is None:
         kept.event.verify_open(number)
     else:  # a round more
         kept.event.verify_next_round(number, table, len(stored.game.rounds), web_clock.now())
+    drawn = kept.event.series_of(number)
+    return drawn is not None and drawn.clock is not None
 
 
 def on_game_written(
