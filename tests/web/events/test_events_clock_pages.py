@@ -280,3 +280,22 @@ def test_an_evening_without_a_clock_shows_none(client: FlaskClient, test_clock: 
     assert event["series"][0]["clock"] is None
     assert "data-clock-ends" not in client.get(_pages(base)[0]).get_data(as_text=True)
     assert "series-clock" not in _phone(client, event["series"][0]["tables"][0])
+
+
+def test_the_new_evening_form_sets_a_clock_and_refuses_a_negative_one_keeping_it(
+    client: FlaskClient,
+) -> None:
+    club = new_club(client)
+    page = f"/clubs/{club['id']}/edit/{club['edit_token']}/events/new"
+    form = {"name": "Kept name", "variant": "contract", "series": "3", "table_size": "4",
+            "ends": "game", "scheme": "romme", "later_draws": "mix", "lang": "en",
+            "clock_rule": "one_more"}  # fmt: skip
+    refused = client.post(page, data=form | {"series_minutes": "-5"})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "5 to 240 minutes, not -5" in text
+    assert 'value="-5"' in text and 'value="Kept name"' in text
+    made = client.post(page, data=form | {"series_minutes": "25"})
+    assert made.status_code == 303
+    event_id = made.headers["Location"].split("/events/")[1].split("/")[0]
+    answer = client.get(f"/api/v1/clubs/{club['id']}/events/{event_id}").get_json()
+    assert answer["series_minutes"] == 25 and answer["clock_rule"] == "one_more"
