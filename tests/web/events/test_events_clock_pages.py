@@ -211,7 +211,7 @@ def test_the_host_pauses_and_resumes_and_each_is_a_write_the_stream_tells(
 def test_at_zero_the_clock_part_asked_again_says_the_time_is_up(
     client: FlaskClient, test_clock: FakeClock
 ) -> None:
-    _club, base, event = _evening(client)
+    _club, base, _event = _evening(client)
     page = base.replace("/api/v1", "") + "/clock"
     test_clock.at(19)
     assert "1:00" in client.get(page, query_string={"series": 1}).get_data(as_text=True)
@@ -259,8 +259,8 @@ def test_the_hosts_page_pauses_gives_extra_minutes_and_keeps_what_was_typed(
     assert "Resume the clock" in client.get(host, query_string={"lang": "en"}).get_data(
         as_text=True
     )
-    wrong = client.post(f"{host}/clock?lang=en",
-                        data={"action": "extra", "series": "1", "table": "2", "minutes": "-5"})  # fmt: skip
+    typed = {"action": "extra", "series": "1", "table": "2", "minutes": "-5"}
+    wrong = client.post(f"{host}/clock?lang=en", data=typed)
     text = wrong.get_data(as_text=True)
     assert wrong.status_code == 400 and "Extra time is 1 to 60 minutes at once, not -5." in text
     assert 'value="-5"' in text and '<option value="2" selected>' in text
