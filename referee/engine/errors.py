@@ -281,6 +281,17 @@ EVENT_CODES = frozenset(
         "series_already_reopened",
         "series_not_reopened",
         "series_reopened",
+        # a series' clock
+        "bad_series_minutes",
+        "unknown_clock_rule",
+        "series_has_no_clock",
+        "clock_already_paused",
+        "clock_not_paused",
+        "clock_ran_out",
+        "bad_extra_minutes",
+        "too_many_extra_minutes",
+        "table_already_finishing",
+        "series_time_up",
         # the tables' games
         "game_already_attached",
         "bad_result",

@@ -19,6 +19,13 @@ N rounds counts the totals after N rounds (`result_of_game`): its tables play th
 N rounds as they are (the house rule `rounds_played`, so a table's game ends with the series). A
 series is *closed* once the next one is drawn: its results are fixed, unless the host *reopens*
 it (and closes it again before drawing on).
+
+A series may have a *clock* (`series_minutes`, `clock_rule`; `series_clock`): it starts when the
+series starts, the host pauses and resumes it and gives one table extra minutes, every moment
+given by the web layer. A table whose time ran out plays the round in progress (the first round
+it writes after zero) and, with `ONE_MORE`, one more: its last round is the rounds it had
+written at zero + 1 (+ 2), kept once that round is written (`fix_last_round`); its result is
+finished after it and no further round is taken (`last_round`).
 """
 
 from __future__ import annotations
@@ -45,6 +52,15 @@ from .seating import (
     split_rule,
     standings_draw,
     table_sizes,
+)
+from .series_clock import (
+    MAX_EXTRA_IN_ALL,
+    MAX_EXTRA_MINUTES,
+    MAX_SERIES_MINUTES,
+    MIN_SERIES_MINUTES,
+    ClockRule,
+    SeriesClock,
+    utc,
 )
 from .tournament import (
     ROMME,
@@ -134,6 +150,7 @@ class Series:
     # Opened again by the host after a later series was drawn (its tables may change again
     # until the host closes it); a series is otherwise fixed once the next one is drawn.
     reopened: bool = False
+    clock: SeriesClock | None = None  # started with the series when the evening has one
 
     @property
     def finished(self) -> bool:
@@ -174,6 +191,8 @@ class Event:
     scheme: Scheme = ROMME
     later_draws: DrawMethod = DrawMethod.MIX
     seed: int
+    series_minutes: int | None = None  # a series' time limit (None: no clock)
+    clock_rule: ClockRule = ClockRule.FINISH_ROUND
     players: tuple[EventPlayer, ...] = ()
     series: tuple[Series, ...] = ()
     version: int = 1
@@ -194,6 +213,8 @@ class Event:
         scheme: str | Mapping[str, Any] | Scheme = "romme",
         later_draws: DrawMethod | str = DrawMethod.MIX,
         seed: int,
+        series_minutes: int | None = None,
+        clock_rule: ClockRule | str = ClockRule.FINISH_ROUND,
     ) -> Event:
         """A new evening without players; EventRefused with every reason it cannot be."""
         reasons: list[Reason] = []
@@ -214,7 +235,9 @@ class Event:
         counted = _read_scheme(scheme, reasons)
         method = _read_method(later_draws, reasons)
         reasons.extend(_seed_reasons(seed))
-        if reasons or rules is None or counted is None or method is None:
+        reasons.extend(_series_minutes_reasons(series_minutes))
+        at_zero = _read_clock_rule(clock_rule, reasons)
+        if reasons or rules is None or counted is None or method is None or at_zero is None:
             raise EventRefused(reasons)
         return cls(
             name=title,
@@ -227,6 +250,8 @@ class Event:
             scheme=counted,
             later_draws=method,
             seed=seed,
+            series_minutes=series_minutes,
+            clock_rule=at_zero,
         )
 
     # -- where the evening stands --------------------------------------------------------
@@ -474,10 +499,154 @@ class Event:
     def can_start(self, number: int) -> bool:
         return allowed(lambda: self.verify_start(number))
 
-    def start_series(self, number: int) -> Event:
-        """The evening with series `number` started: its seats are fixed from now on."""
+    def start_series(self, number: int, *, now: datetime.datetime | None = None) -> Event:
+        """The evening with series `number` started: its seats are fixed from now on; with the
+        evening's `series_minutes`, its clock runs from `now` (no clock without a `now`)."""
         self.verify_start(number)
-        return self._replace_series(replace(self.series[-1], started=True))
+        drawn = replace(self.series[-1], started=True)
+        if self.series_minutes is not None and now is not None:
+            clock = SeriesClock(
+                minutes=self.series_minutes, rule=self.clock_rule, started_at=utc(now)
+            )
+            drawn = replace(drawn, clock=clock)
+        return self._replace_series(drawn)
+
+    # -- the series' clock ---------------------------------------------------------------
+
+    def verify_set_clock(self, minutes: int | None, rule: ClockRule | str) -> None:
+        """EventRefused unless `minutes` (None: no clock) and `rule` can be the clock of the
+        series not started yet (a series started keeps the clock it started with)."""
+        reasons = _series_minutes_reasons(minutes)
+        _read_clock_rule(rule, reasons)
+        if reasons:
+            raise EventRefused(reasons)
+
+    def can_set_clock(self, minutes: int | None, rule: ClockRule | str) -> bool:
+        return allowed(lambda: self.verify_set_clock(minutes, rule))
+
+    def set_clock(self, minutes: int | None, rule: ClockRule | str) -> Event:
+        """The evening whose next series start with a clock of `minutes` (None: none)."""
+        self.verify_set_clock(minutes, rule)
+        return self._with(series_minutes=minutes, clock_rule=ClockRule(rule))
+
+    def _clock_or_refuse(self, number: int) -> SeriesClock:
+        drawn = self._series_or_refuse(number)
+        if drawn.clock is None:
+            raise _refuse("series_has_no_clock", field="series", series=number)
+        self.verify_open(number)
+        return drawn.clock
+
+    def verify_pause(self, number: int, now: datetime.datetime) -> None:
+        """EventRefused unless series `number`'s clock runs at `now`: not paused, time left
+        for a table still playing."""
+        clock = self._clock_or_refuse(number)
+        if clock.paused:
+            raise _refuse("clock_already_paused", field="action", series=number)
+        drawn = self.series[number - 1]
+        if not any(not clock.time_up(now, t) for t in drawn.playing):
+            raise _refuse("clock_ran_out", field="action", series=number)
+
+    def can_pause(self, number: int, now: datetime.datetime) -> bool:
+        return allowed(lambda: self.verify_pause(number, now))
+
+    def pause_clock(self, number: int, now: datetime.datetime) -> Event:
+        """The evening with series `number`'s clock standing from `now` on."""
+        self.verify_pause(number, now)
+        return self._with_clock(number, self._clock_or_refuse(number).paused_now(now))
+
+    def verify_resume(self, number: int) -> None:
+        """EventRefused unless series `number`'s clock is paused."""
+        if not self._clock_or_refuse(number).paused:
+            raise _refuse("clock_not_paused", field="action", series=number)
+
+    def can_resume(self, number: int) -> bool:
+        return allowed(lambda: self.verify_resume(number))
+
+    def resume_clock(self, number: int, now: datetime.datetime) -> Event:
+        """The evening with series `number`'s clock running again from `now` (the pause's
+        length added to every table's time)."""
+        self.verify_resume(number)
+        return self._with_clock(number, self._clock_or_refuse(number).resumed(now))
+
+    def verify_extra(self, number: int, table: int, minutes: int) -> None:
+        """EventRefused unless `table` of series `number` can have `minutes` more: 1 to
+        MAX_EXTRA_MINUTES at once, MAX_EXTRA_IN_ALL in all, a table still playing."""
+        clock = self._clock_or_refuse(number)
+        found = self._table_or_refuse(number, table)
+        if not _whole(minutes) or not 1 <= minutes <= MAX_EXTRA_MINUTES:
+            raise _refuse(
+                "bad_extra_minutes",
+                field="minutes",
+                minutes=str(minutes)[:10],
+                max=MAX_EXTRA_MINUTES,
+            )
+        if clock.extra_of(table) + minutes > MAX_EXTRA_IN_ALL:
+            raise _refuse(
+                "too_many_extra_minutes", field="minutes", table=table, max=MAX_EXTRA_IN_ALL
+            )
+        if found.finished or clock.last_round_kept(table) is not None:
+            raise _refuse("table_already_finishing", field="table", table=table)
+
+    def can_give_extra(self, number: int, table: int, minutes: int) -> bool:
+        return allowed(lambda: self.verify_extra(number, table, minutes))
+
+    def give_extra(self, number: int, table: int, minutes: int) -> Event:
+        """The evening with `table` of series `number` given `minutes` more (that table
+        only)."""
+        self.verify_extra(number, table, minutes)
+        clock = self.series[number - 1].clock
+        assert clock is not None
+        return self._with_clock(number, clock.with_extra(table, minutes))
+
+    def last_round(
+        self, number: int, table: int, written: int, now: datetime.datetime
+    ) -> int | None:
+        """The last round `table` of series `number` plays, with `written` rounds written at
+        `now`: the one kept, else once its time is up the round in progress (+ one more with
+        `ONE_MORE`); None while its time runs (or without a clock)."""
+        drawn = self.series_of(number)
+        clock = None if drawn is None else drawn.clock
+        if clock is None:
+            return None
+        kept = clock.last_round_kept(table)
+        if kept is not None:
+            return kept
+        if not clock.time_up(now, table):
+            return None
+        return written + clock.rule.rounds_after
+
+    def verify_next_round(
+        self, number: int, table: int, written: int, now: datetime.datetime
+    ) -> None:
+        """EventRefused (`series_time_up`) when `table` of series `number`, with `written`
+        rounds written, has played its last round by the clock at `now`."""
+        last = self.last_round(number, table, written, now)
+        if last is not None and written >= last:
+            raise _refuse("series_time_up", field="round", series=number, rounds=last)
+
+    def can_play_next_round(
+        self, number: int, table: int, written: int, now: datetime.datetime
+    ) -> bool:
+        return allowed(lambda: self.verify_next_round(number, table, written, now))
+
+    def fix_last_round(
+        self, number: int, table: int, written: int, now: datetime.datetime
+    ) -> Event:
+        """The evening keeping `table`'s last round once a round is written after its time
+        ran out (`written`: the rounds before that one); itself when there is nothing to
+        keep."""
+        drawn = self.series_of(number)
+        clock = None if drawn is None else drawn.clock
+        if clock is None or clock.last_round_kept(table) is not None:
+            return self
+        if not clock.time_up(now, table):
+            return self
+        return self._with_clock(
+            number, clock.with_last_round(table, written + clock.rule.rounds_after)
+        )
+
+    def _with_clock(self, number: int, clock: SeriesClock) -> Event:
+        return self._replace_series(replace(self.series[number - 1], clock=clock))
 
     # -- the host's swap -----------------------------------------------------------------
 
@@ -673,11 +842,14 @@ class Event:
         if game.variant not in (self.table_variant, self.variant):
             raise _refuse("game_rules_differ", field="game", series=number, table=table)
         played = len(game.rounds)
-        if self.series_rounds is None:
+        clock = self.series[number - 1].clock
+        timed = None if clock is None else clock.last_round_kept(table)
+        if self.series_rounds is None and timed is None:
             return TableResult(totals=game.standings.totals, rounds=played, finished=game.finished)
-        counted = min(played, self.series_rounds)
+        last = min(n for n in (self.series_rounds, timed) if n is not None)
+        counted = min(played, last)
         totals = game.running_totals()[counted - 1] if counted else (0,) * len(found.seats)
-        finished = played >= self.series_rounds or game.finished
+        finished = played >= last or game.finished
         return TableResult(totals=totals, rounds=counted, finished=finished)
 
     # -- standings -----------------------------------------------------------------------
@@ -791,6 +963,11 @@ class Event:
             "scheme": self.scheme.to_json(),
             "later_draws": self.later_draws.value,
             "seed": self.seed,
+            **(
+                {"series_minutes": self.series_minutes, "clock_rule": self.clock_rule.value}
+                if self.series_minutes is not None
+                else {}
+            ),
             "players": [{"name": p.name, "joined": p.joined, "left": p.left} for p in self.players],
             "series": [_series_json(s) for s in self.series],
             "version": self.version,
@@ -814,6 +991,9 @@ class Event:
             scheme=data["scheme"],
             later_draws=data["later_draws"],
             seed=data["seed"],
+            # An evening kept before clocks has none.
+            series_minutes=data.get("series_minutes"),
+            clock_rule=data.get("clock_rule", ClockRule.FINISH_ROUND.value),
         )
         players = tuple(
             EventPlayer(name=str(p["name"]), joined=int(p["joined"]), left=_int_or_none(p["left"]))
@@ -834,6 +1014,7 @@ def _series_json(drawn: Series) -> dict[str, Any]:
         "seed": drawn.seed,
         "started": drawn.started,
         "reopened": drawn.reopened,
+        **({} if drawn.clock is None else {"clock": drawn.clock.to_json()}),
         "tables": [
             {
                 "number": t.number,
@@ -882,6 +1063,7 @@ def _series_from_json(data: Mapping[str, Any]) -> Series:
         tables=tuple(tables),
         started=bool(data.get("started", False)),
         reopened=bool(data.get("reopened", False)),
+        clock=None if data.get("clock") is None else SeriesClock.from_json(data["clock"]),
     )
 
 
@@ -960,6 +1142,32 @@ def _read_method(
     if isinstance(method, str) and method in known:
         return known[method]
     reasons.append(reason("unknown_draw_method", field=where, method=str(method)[:40]))
+    return None
+
+
+def _series_minutes_reasons(minutes: Any) -> list[Reason]:
+    if minutes is None:
+        return []
+    if not _whole(minutes) or not MIN_SERIES_MINUTES <= minutes <= MAX_SERIES_MINUTES:
+        return [
+            reason(
+                "bad_series_minutes",
+                field="series_minutes",
+                minutes=str(minutes)[:10],
+                min=MIN_SERIES_MINUTES,
+                max=MAX_SERIES_MINUTES,
+            )
+        ]
+    return []
+
+
+def _read_clock_rule(rule: Any, reasons: list[Reason]) -> ClockRule | None:
+    if isinstance(rule, ClockRule):
+        return rule
+    known = {r.value: r for r in ClockRule}
+    if isinstance(rule, str) and rule in known:
+        return known[rule]
+    reasons.append(reason("unknown_clock_rule", field="clock_rule", rule=str(rule)[:40]))
     return None
 
 

@@ -186,4 +186,41 @@
   });
   var first = livePart();
   if (first && window.htmx) { follow(first); }
+
+  // A series' clock ([data-clock-ends]: the deadline, UTC; data-clock-now: the server's time
+  // when the part was drawn). Each part measures the phone's offset from the server once, so a
+  // phone whose own clock is wrong still counts the server's time; a sleeping phone counts on
+  // from the real time when it wakes. At zero the part is asked for again ("refresh"): the
+  // server says the time is up. Pages without a clock start nothing.
+  var ticking = null;
+  function clockText(seconds) {
+    var h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+    var mm = h ? (m < 10 ? "0" : "") + m : String(m);
+    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function tick() {
+    var clocks = document.querySelectorAll("[data-clock-ends]");
+    if (!clocks.length) { window.clearInterval(ticking); ticking = null; return; }
+    clocks.forEach(function (clock) {
+      if (!clock.dataset.clockOffset) {
+        clock.dataset.clockOffset = String(Date.parse(clock.dataset.clockNow) - Date.now());
+      }
+      var now = Date.now() + Number(clock.dataset.clockOffset);
+      var left = Math.max(0, Math.floor((Date.parse(clock.dataset.clockEnds) - now) / 1000));
+      var shown = clock.querySelector("[data-clock-left]");
+      if (shown) { shown.textContent = clockText(left); }
+      if (left === 0 && !clock.hasAttribute("data-clock-asked") && window.htmx) {
+        clock.setAttribute("data-clock-asked", "");
+        window.htmx.trigger(clock, "refresh");
+      }
+    });
+  }
+  function clocks() {
+    if (ticking || !document.querySelector("[data-clock-ends]")) { return; }
+    tick();
+    ticking = window.setInterval(tick, 1000);
+  }
+  clocks();
+  document.addEventListener("htmx:load", clocks);
+  document.addEventListener("visibilitychange", function () { if (ticking) { tick(); } });
 })();

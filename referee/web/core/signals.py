@@ -20,7 +20,9 @@ game_written = _signals.signal("game-written")
 #: sender: the game's id; keyword arguments: conn, stored (the game as it is, its row locked).
 #: Sent inside a write's transaction before the game changes (a round entered or corrected, an
 #: undo, a restore): a receiver that raises `GameRefused` refuses the write, nothing kept (an
-#: evening's table whose series is fixed once the next is drawn).
+#: evening's table whose series is fixed once the next is drawn). A receiver that returns True
+#: is sent it once more with `game` (the game as the write would leave it) when the write adds
+#: a round (an evening's table whose series clock ran out, after its last round).
 game_writing = _signals.signal("game-writing")
 
 #: sender: a topic (`topic("club", id)`, `topic("event", id)`); keyword arguments: conn, version

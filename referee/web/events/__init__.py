@@ -2,9 +2,9 @@
 game, the standings, the room's board and the table cards.
 
 Registering the blueprint subscribes the evenings to `core.signals.game_writing` (a table of a
-series fixed by the next draw takes no change) and `game_written` (a table's result is kept in
-its round's own write). A restore reads every evening back through the
-engine before it commits (`backup.checks`).
+series fixed by the next draw takes no change, one whose clock ran out no round past its last)
+and `game_written` (a table's result is kept in its round's own write). A restore reads every
+evening back through the engine before it commits (`backup.checks`).
 """
 
 from flask import Blueprint
@@ -15,7 +15,7 @@ from referee.web.core import signals
 
 bp = Blueprint("events", __name__)
 
-from . import messages, routes, service  # noqa: E402,F401
+from . import messages, routes, service, timing  # noqa: E402,F401
 
 
 @bp.record_once

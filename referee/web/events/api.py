@@ -217,6 +217,45 @@ def _series_change(club_id: str, event_id: str, body: schemas.SeriesChange) -> A
             return service.withdraw(club_id, event_id, token, number, version=version)
 
 
+@api_bp.post("/<event_id>/clock")
+@documented(
+    "post",
+    "/api/v1/clubs/{club_id}/events/{event_id}/clock",
+    summary="Pause or resume a series' clock, give one table extra minutes, set the minutes",
+    tag="events",
+    request=schemas.ClockChange,
+    answers={
+        200: (schemas.EventAnswer, "The evening, the series' clock as it now runs"),
+        400: _REFUSED,
+        401: _UNAUTHORISED,
+        403: _FORBIDDEN,
+        404: _NOT_FOUND,
+        409: _CONFLICT,
+    },
+    parameters=[_CLUB_ID, _EVENT_ID],
+    example={"action": "extra", "table": 2, "minutes": 5},
+    token=True,
+)
+def clock(club_id: str, event_id: str) -> ResponseReturnValue:
+    """`pause` and `resume` the running series' clock (the server's time), `extra` minutes
+    for one `table` (that table only), `set` the `minutes` (null: none) and `rule` of the
+    series not started yet."""
+    body = read_body(schemas.ClockChange, request_json())
+    return _answer(
+        service.clock(
+            club_id,
+            event_id,
+            bearer_token(),
+            body.action,
+            series=body.series,
+            table=body.table,
+            minutes=body.minutes,
+            rule=body.rule,
+            version=body.version,
+        )
+    )
+
+
 @api_bp.get("/<event_id>/standings")
 @documented(
     "get",

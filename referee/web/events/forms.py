@@ -88,6 +88,21 @@ class NewEventForm(FlaskForm):
         ],
         default="mix",
     )
+    # Any number is read here; the engine says which a clock may have (5 to 240), in its words.
+    series_minutes = WholeNumberField(
+        _l("Time limit of a series, in minutes"),
+        low=-9999,
+        high=9999,
+        description=_l("5 to 240, counted from the series' start; empty: no clock."),
+    )
+    clock_rule = RadioField(
+        _l("When the time is up"),
+        choices=[
+            SelectChoice("finish_round", _l("the tables finish the round in progress")),
+            SelectChoice("one_more", _l("the tables finish that round and play one more")),
+        ],
+        default="finish_round",
+    )
     lang = SelectField(
         _l("Language of the evening"), choices=[SelectChoice(k, v) for k, v in LANGUAGES.items()]
     )
@@ -110,6 +125,8 @@ class NewEventForm(FlaskForm):
             "series_rounds": rounds,
             "scheme": self.scheme.data,
             "later_draws": self.later_draws.data,
+            "series_minutes": self.series_minutes.data,
+            "clock_rule": self.clock_rule.data,
         }
 
 

@@ -124,6 +124,33 @@ SENTENCES: dict[str, Message] = {
         "two players instead.",
         **p,
     ),
+    "bad_series_minutes": lambda p: gettext(
+        "A series' time limit is %(min)s to %(max)s minutes, not %(minutes)s.", **p
+    ),
+    "unknown_clock_rule": lambda p: gettext(
+        "“%(rule)s” is no rule for the end of the time: finish_round or one_more.", **p
+    ),
+    "series_has_no_clock": lambda p: gettext("Series %(series)s is played without a clock.", **p),
+    "clock_already_paused": lambda p: gettext(
+        "The clock of series %(series)s is paused already.", **p
+    ),
+    "clock_not_paused": lambda p: gettext("The clock of series %(series)s is not paused.", **p),
+    "clock_ran_out": lambda p: gettext(
+        "The time of series %(series)s has run out: there is no clock left to pause.", **p
+    ),
+    "bad_extra_minutes": lambda p: gettext(
+        "Extra time is 1 to %(max)s minutes at once, not %(minutes)s.", **p
+    ),
+    "too_many_extra_minutes": lambda p: gettext(
+        "Table %(table)s would have more than %(max)s extra minutes.", **p
+    ),
+    "table_already_finishing": lambda p: gettext(
+        "Table %(table)s is already playing its last round or has finished.", **p
+    ),
+    "series_time_up": lambda p: gettext(
+        "The time for series %(series)s has run out: round %(rounds)s was this table's last.",
+        **p,
+    ),
     "series_closed": lambda p: gettext(
         "Series %(series)s is over and series %(next)s is drawn: its results stand. The host "
         "can reopen it on the evening's page.",

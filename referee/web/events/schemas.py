@@ -7,6 +7,7 @@ size of 3 to 5, a series drawn in order) the engine's `Event` checks, with reaso
 
 from __future__ import annotations
 
+import datetime
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -14,7 +15,14 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from referee.engine.club import MAX_MEMBERS
 from referee.engine.events import Event, Series, Table
+from referee.engine.series_clock import (
+    MAX_EXTRA_MINUTES,
+    MAX_SERIES_MINUTES,
+    MIN_SERIES_MINUTES,
+    SeriesClock,
+)
 from referee.engine.tournament import Standings, StandingsRow
+from referee.web.core import clock as web_clock
 from referee.web.jsonapi.schemas import Answer, Body, HouseRules, Language
 
 # -- bodies -----------------------------------------------------------------------------------
@@ -51,6 +59,16 @@ class NewEvent(Body):
         default="mix", description="how series 2 on are seated (series 1 is random)"
     )
     seed: StrictInt | None = Field(default=None, description="0 to 999999; drawn if left out")
+    series_minutes: StrictInt | None = Field(
+        default=None,
+        description=f"a series' time limit, {MIN_SERIES_MINUTES} to {MAX_SERIES_MINUTES} "
+        "minutes, its clock running from the series' start; null: no clock",
+    )
+    clock_rule: Literal["finish_round", "one_more"] = Field(
+        default="finish_round",
+        description="at zero, tables finish the round in progress (`finish_round`) or that "
+        "round and one more (`one_more`)",
+    )
     lang: Language | None = None
 
 
@@ -85,6 +103,28 @@ class SeriesChange(Body):
     )
     name: StrictStr | None = Field(default=None, description="move: the player who moves")
     table: StrictInt | None = Field(default=None, description="move: the table they move to")
+    version: StrictInt | None = Field(default=None, description="the evening's version seen")
+
+
+class ClockChange(Body):
+    """POST /api/v1/clubs/<id>/events/<eid>/clock"""
+
+    action: Literal["pause", "resume", "extra", "set"] = Field(
+        description="pause or resume the running series' clock, give one table `extra` "
+        "minutes, or `set` the minutes and rule of the series not started yet"
+    )
+    series: StrictInt | None = Field(
+        default=None, description="the series; the newest started if left out"
+    )
+    table: StrictInt | None = Field(default=None, description="extra: the table")
+    minutes: StrictInt | None = Field(
+        default=None,
+        description=f"extra: 1 to {MAX_EXTRA_MINUTES}; set: {MIN_SERIES_MINUTES} to "
+        f"{MAX_SERIES_MINUTES}, or null for no clock",
+    )
+    rule: Literal["finish_round", "one_more"] | None = Field(
+        default=None, description="set: the rule at zero (the evening's if left out)"
+    )
     version: StrictInt | None = Field(default=None, description="the evening's version seen")
 
 
@@ -127,6 +167,67 @@ class TableAnswer(Answer):
         )
 
 
+def _moment(value: datetime.datetime | None) -> str | None:
+    return None if value is None else value.isoformat().replace("+00:00", "Z")
+
+
+class TableClockAnswer(Answer):
+    table: int
+    extra_minutes: int = Field(description="the minutes the host gave this table")
+    ends_at: str | None = Field(description="when its time runs out (UTC); null while paused")
+    seconds_left: int
+    time_up: bool
+    last_round: int | None = Field(
+        description="its last round, once its time ran out (the round in progress at zero, "
+        "+1 with `one_more`); kept once that round is written"
+    )
+
+
+class ClockAnswer(Answer):
+    minutes: int
+    rule: str = Field(description="`finish_round` or `one_more`")
+    now: str = Field(description="the server's time this answer was made at (UTC)")
+    started_at: str
+    paused: bool
+    paused_at: str | None
+    paused_seconds: int = Field(description="the pauses over, in all")
+    ends_at: str | None = Field(description="the series' own end, without extra minutes")
+    seconds_left: int
+    time_up: bool = Field(description="the series' own time ran out")
+    tables: list[TableClockAnswer]
+
+    @classmethod
+    def of(
+        cls, event: Event, drawn: Series, clock: SeriesClock, now: datetime.datetime
+    ) -> ClockAnswer:
+        tables = []
+        for t in drawn.tables:
+            written = 0 if t.result is None else t.result.rounds
+            tables.append(
+                TableClockAnswer(
+                    table=t.number,
+                    extra_minutes=clock.extra_of(t.number),
+                    ends_at=_moment(clock.ends_at(t.number)),
+                    seconds_left=clock.seconds_left(now, t.number),
+                    time_up=clock.time_up(now, t.number),
+                    last_round=event.last_round(drawn.number, t.number, written, now),
+                )
+            )
+        return cls(
+            minutes=clock.minutes,
+            rule=clock.rule.value,
+            now=_moment(now) or "",
+            started_at=_moment(clock.started_at) or "",
+            paused=clock.paused,
+            paused_at=_moment(clock.paused_at),
+            paused_seconds=clock.paused_seconds,
+            ends_at=_moment(clock.ends_at()),
+            seconds_left=clock.seconds_left(now),
+            time_up=clock.time_up(now),
+            tables=tables,
+        )
+
+
 class SeriesAnswer(Answer):
     number: int
     method: str
@@ -136,11 +237,20 @@ class SeriesAnswer(Answer):
     closed: bool = Field(description="its results fixed: the next series is drawn")
     reopened: bool = Field(description="reopened by the host: its results may change again")
     tables: list[TableAnswer]
+    clock: ClockAnswer | None = Field(
+        default=None, description="its clock, once started (null: no time limit)"
+    )
 
     @classmethod
     def of(
-        cls, event: Event, drawn: Series, links: dict[str, tuple[str, str | None]]
+        cls,
+        event: Event,
+        drawn: Series,
+        links: dict[str, tuple[str, str | None]],
+        now: datetime.datetime | None = None,
     ) -> SeriesAnswer:
+        kept = drawn.clock
+        at = now or web_clock.now()
         return cls(
             number=drawn.number,
             method=drawn.method.value,
@@ -150,6 +260,7 @@ class SeriesAnswer(Answer):
             closed=event.closed(drawn.number),
             reopened=drawn.reopened,
             tables=[TableAnswer.of(t, links) for t in drawn.tables],
+            clock=None if kept is None else ClockAnswer.of(event, drawn, kept, at),
         )
 
 
@@ -175,6 +286,8 @@ class EventAnswer(Answer):
     scheme: dict[str, Any]
     later_draws: str
     seed: int
+    series_minutes: int | None = Field(description="the next series' time limit; null: none")
+    clock_rule: str
     version: int
     next_series: int | None
     finished: bool
@@ -193,6 +306,7 @@ class EventAnswer(Answer):
         view_url: str,
     ) -> EventAnswer:
         sizes = event.table_size
+        now = web_clock.now()  # one moment for every series' clock
         return cls(
             id=event_id,
             club=club_id,
@@ -211,13 +325,15 @@ class EventAnswer(Answer):
             scheme=event.scheme.to_json(),
             later_draws=event.later_draws.value,
             seed=event.seed,
+            series_minutes=event.series_minutes,
+            clock_rule=event.clock_rule.value,
             version=event.version,
             next_series=event.next_series,
             finished=event.finished,
             players=[
                 PlayerAnswer(name=p.name, joined=p.joined, left=p.left) for p in event.players
             ],
-            series=[SeriesAnswer.of(event, s, links) for s in event.series],
+            series=[SeriesAnswer.of(event, s, links, now) for s in event.series],
             view_url=view_url,
         )
 

@@ -12,7 +12,10 @@ version the writer saw (`Stale`), asks the engine, and keeps the new state:
   table's game through the clubs service, filed in the club like any club game (records and
   ratings move with it), all in one transaction;
 - a round written at a table: `on_game_written`, the receiver of `core.signals.game_written`,
-  keeps the table's result in the game's own write.
+  keeps the table's result in the game's own write;
+- the series' clock (`clock`: pause, resume, one table's extra minutes; the minutes for the
+  series not started): the time is `core.clock.now()`, passed to the engine; a table whose time
+  ran out plays its last round (`on_game_writing` refuses the one after).
 
 Two phones drawing the same series at once: the second waits on the evening's lock, then finds
 the series drawn and gets `Conflict` (nothing is drawn twice).
@@ -31,10 +34,11 @@ from sqlalchemy import Connection
 
 from referee.engine.errors import GameRefused, Reason, reason
 from referee.engine.events import MAX_SEED, Event
-from referee.engine.game import Change
+from referee.engine.game import Action, Change, Game
 from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
+from referee.web.core import clock as web_clock
 from referee.web.core import signals
 from referee.web.games import access as game_access
 from referee.web.games import links as game_links
@@ -48,7 +52,15 @@ from .store import StoredEvent
 log = logging.getLogger(__name__)
 
 #: The engine's refusals that mean "someone did it first": a 409, not a 422.
-CONFLICTS = frozenset({"series_already_drawn", "series_started", "not_the_newest_series"})
+CONFLICTS = frozenset(
+    {
+        "series_already_drawn",
+        "series_started",
+        "not_the_newest_series",
+        "clock_already_paused",
+        "clock_not_paused",
+    }
+)
 
 # -- what an operation comes to ---------------------------------------------------------------
 
@@ -205,6 +217,8 @@ def _new_event(settings: Mapping[str, Any]) -> Event:
             scheme=settings.get("scheme", "romme"),
             later_draws=settings.get("later_draws", "mix"),
             seed=secrets.randbelow(MAX_SEED + 1) if seed is None else seed,
+            series_minutes=settings.get("series_minutes"),
+            clock_rule=settings.get("clock_rule", "finish_round"),
         )
     except GameRefused as refused:
         raise GameRefused([*reasons, *refused.reasons]) from None
@@ -409,6 +423,44 @@ def start(
     return _write(club_id, event_id, token, version, act)
 
 
+def clock(
+    club_id: Any,
+    event_id: Any,
+    token: str | None,
+    action: Any,
+    *,
+    series: Any = None,
+    table: Any = None,
+    minutes: Any = None,
+    rule: Any = None,
+    version: int | None = None,
+) -> Written:
+    """The series' clock: `pause`, `resume`, `extra` minutes for one table (of the running
+    series, or `series`), or `set` the minutes and rule of the series not started yet."""
+    now = web_clock.now()
+
+    def step(event: Event) -> Event:
+        if action == "set":
+            return event.set_clock(minutes, rule or event.clock_rule)
+        number = series if series is not None else _running(event)
+        match action:
+            case "pause":
+                return event.pause_clock(number, now)
+            case "resume":
+                return event.resume_clock(number, now)
+            case "extra":
+                return event.give_extra(number, table, minutes)
+        raise GameRefused([reason("bad_input", field="action")])
+
+    return _write(club_id, event_id, token, version, _plain(step))
+
+
+def _running(event: Event) -> int:
+    """The series whose clock the host means: the newest started (0: none, refused as such)."""
+    started = [s.number for s in event.series if s.started]
+    return started[-1] if started else 0
+
+
 def _plain(step: Callable[[Event], Event]) -> Act:
     def act(_conn: Connection, stored: StoredEvent) -> Done:
         return step(stored.event), {}, ()
@@ -430,26 +482,36 @@ def _started(conn: Connection, stored: StoredEvent, event: Event, number: int, l
         kept, token = clubs_service.file_new_on(conn, stored.club_id, game, lang, also=link)
         sealed[kept.id] = game_access.seal(kept.id, token)
         event = event.attach_game(number, table.number, kept.id)
-    return event.start_series(number), sealed, ()
+    return event.start_series(number, now=web_clock.now()), sealed, ()
 
 
 # -- keeping up with the tables' games --------------------------------------------------------
 
 
-def on_game_writing(game_id: str, *, conn: Connection, stored: StoredGame, **_: Any) -> None:
+def on_game_writing(
+    game_id: str, *, conn: Connection, stored: StoredGame, game: Game | None = None, **_: Any
+) -> bool:
     """The receiver of `game_writing`: a table's game whose series is fixed (the next one is
-    drawn, the host has not reopened it) takes no change: GameRefused (`series_closed`).
-    The locks are taken in the order of every evening write, after the game's."""
+    drawn, the host has not reopened it) takes no change: GameRefused (`series_closed`); a
+    table whose clock ran out takes no round past its last (`series_time_up`), corrections
+    still: True when the table's series has a clock (a round more is sent again, with
+    `game`). The locks are taken in the order of every evening write, after the game's."""
     found = store.event_of_game(conn, game_id)
     if found is None:
-        return
-    event_id, number, _table = found
+        return False
+    event_id, number, table = found
     club_id = store.club_id_on(conn, event_id)
     if club_id is not None:
         clubs_service.lock_on(conn, club_id)
     kept = store.read(conn, event_id, lock=True)
-    if kept is not None:
+    if kept is None:
+        return False
+    if game is None:
         kept.event.verify_open(number)
+    else:  # a round more
+        kept.event.verify_next_round(number, table, len(stored.game.rounds), web_clock.now())
+    drawn = kept.event.series_of(number)
+    return drawn is not None and drawn.clock is not None
 
 
 def on_game_written(
@@ -474,10 +536,14 @@ def on_game_written(
             kept = store.read(conn, event_id, lock=True)
             if kept is None:
                 return
-            result = kept.event.result_of_game(number, table, stored.game)
-            if kept.event.series[number - 1].tables[table - 1].result == result:
+            event = kept.event
+            if change.action is Action.ADD:  # the first round after zero fixes the last one
+                written = len(stored.game.rounds) - 1
+                event = event.fix_last_round(number, table, written, web_clock.now())
+            result = event.result_of_game(number, table, stored.game)
+            if event.series[number - 1].tables[table - 1].result == result and event is kept.event:
                 return
-            _tell(conn, store.save(conn, kept, kept.event.record_result(number, table, result)))
+            _tell(conn, store.save(conn, kept, event.record_result(number, table, result)))
     except Exception:
         log.exception("event %s: could not keep up with game %s", event_id, game_id)
 

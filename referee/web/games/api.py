@@ -84,8 +84,9 @@ def _answer(
 
 
 #: Refusals of a write the game as it is cannot take, whatever is sent: a 409 (the game over,
-#: a series game after its series' rounds; a table of a series fixed by the next draw).
-CONFLICTS = frozenset({"game_finished", "series_closed"})
+#: a series game after its series' rounds; a table of a series fixed by the next draw; a
+#: table whose series clock ran out, after its last round).
+CONFLICTS = frozenset({"game_finished", "series_closed", "series_time_up"})
 
 
 @api_bp.errorhandler(GameRefused)
@@ -115,7 +116,8 @@ _WRITE_ANSWERS: dict[int, tuple[Any, str]] = {
         ConflictAnswer,
         "`version` is stale: the game's version now and what changed since; or the game takes "
         "no more rounds (`game_finished`: over, or a club night's table after its series' "
-        "rounds), or its series is fixed since the next was drawn (`series_closed`)",
+        "rounds), or its series is fixed since the next was drawn (`series_closed`), or its "
+        "series' time ran out and its last round is played (`series_time_up`)",
     ),
     422: (ErrorAnswer, "This Idempotency-Key came before with another body"),
 }

@@ -317,12 +317,17 @@ def _write(
             sent = entered_as_sent is not None and entered_as_sent(stored.game)
             return Stale(version, stored, since, sent)
         try:  # where the game is filed may refuse any change to it now
-            game_writing.send(game_id, conn=conn, stored=stored)
+            watched = any(said for _, said in game_writing.send(game_id, conn=conn, stored=stored))
         except GameRefused as refused:
             return Refused(refused.reasons, stored)
         step = take(stored)
         if not isinstance(step, Step):
             return step
+        if watched and len(step.game.rounds) > len(stored.game.rounds):
+            try:  # ... or a round more (a club night's table after its clock's last round)
+                game_writing.send(game_id, conn=conn, stored=stored, game=step.game)
+            except GameRefused as refused:
+                return Refused(refused.reasons, stored)
         return Saved(_kept(conn, stored, step, once))
 
 
