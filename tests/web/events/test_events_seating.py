@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 NIGHT = ["Anneliese", "Bernhard", "Carola", "Dieter", "Erika", "Friedhelm", "Gisela", "Horst",
          "Ilse", "Jürgen", "Karin", "Lothar", "Monika", "Norbert", "Ortrud", "Peter"]  # fmt: skip
-RULES = [
+RULES: list[dict[str, Any]] = [
     {"keep": "apart", "players": ["Anneliese", "Bernhard"]},
     {"keep": "apart", "players": ["Carola", "Dieter"]},
     {"keep": "apart", "players": ["Erika", "Friedhelm"]},
