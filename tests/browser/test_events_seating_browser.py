@@ -1,8 +1,8 @@
 """Seating rules (issue 31, point 4) in headless Chromium on the host's phone at 360 px, in
-German (dark) and French (light), axe clean in both schemes, nothing sideways, with 24-letter
-names: the host keeps a couple apart and gives two players a fixed table by thumb, draws, and
-sees the couple apart, one player at table 2, and the rule the draw could not honour (table 3
-of an evening of two tables) said with its reason."""
+German (dark, large text) and French (light), axe clean in both schemes, nothing sideways,
+with 24-letter names: the host keeps a couple apart and gives two players a fixed table by
+thumb, draws, and sees the couple apart, one player at table 2, and the rule the draw could
+not honour (table 3 of an evening of two tables) said with its reason."""
 
 from __future__ import annotations
 
@@ -41,14 +41,18 @@ def _add(
     _post(host, form.locator("button[name=add]"), "seating")
 
 
-@pytest.mark.parametrize(("lang", "scheme"), [("de", "dark"), ("fr", "light")])
+@pytest.mark.parametrize(
+    ("lang", "scheme", "large"), [("de", "dark", True), ("fr", "light", False)]
+)
 def test_the_host_keeps_a_couple_apart_and_a_fixed_table_by_thumb_and_sees_them_honoured(
-    app: Flask, live_server: str, seating_phone: Any, lang: str, scheme: str
+    app: Flask, live_server: str, seating_phone: Any, lang: str, scheme: str, large: bool
 ) -> None:
     client = app.test_client()
     names = LONG[:9]  # 9 players: tables of 4 and 5; a fixed table may be 1 to 3
     evening = _evening(client, names, lang=lang)
     host = seating_phone(360, 740, lang, scheme, **PHONE)
+    if large:
+        host.goto(f"{live_server}/text/large")
     host.goto(live_server + evening["host"])
     _add(host, "apart", names[0], names[1])
     _add(host, "table", names[2], table="2")
@@ -59,6 +63,7 @@ def test_the_host_keeps_a_couple_apart_and_a_fixed_table_by_thumb_and_sees_them_
     expect(rules.nth(1)).to_contain_text(f"{names[2]} {WORDS[lang]['table']}")
     SHOTS.mkdir(parents=True, exist_ok=True)
     host.screenshot(path=str(SHOTS / f"rules-{lang}-{scheme}.png"), full_page=True)
+    host.locator("#seating").screenshot(path=str(SHOTS / f"seating-{lang}-{scheme}.png"))
     _clean(host)
     _post(host, host.locator(".draw-form button[type=submit]"), "draw")
     tables = host.locator("#draw .event-table")
@@ -73,6 +78,7 @@ def test_the_host_keeps_a_couple_apart_and_a_fixed_table_by_thumb_and_sees_them_
     expect(unmet).to_contain_text(WORDS[lang]["why"])
     host.emulate_media(color_scheme=scheme)  # the axe check above looked at both schemes
     host.screenshot(path=str(SHOTS / f"drawn-{lang}-{scheme}.png"), full_page=True)
+    unmet.screenshot(path=str(SHOTS / f"unmet-{lang}-{scheme}.png"))
     _clean(host)
     # A rule removed by its own button.
     remove = host.locator("#seating .seating-rules li").nth(2).locator("button[name=remove]")
