@@ -12,6 +12,12 @@ evenings each. Repeats are meetings of two players beyond their first over the e
 series drawn by `mix_draw`, in milliseconds: wall clock and the process's CPU time (the machine
 is shared: the load average is printed with the figures).
 
+`--rules`: for 16 to 32 players, the issue's seating rules (three couples kept apart, one car
+kept together, one player at table 2) over `--series` series (series 1 at random and mended,
+the later ones mixed, as an evening draws them), `--seeds` evenings each: the repeats of the
+same evenings without rules, with them (and beyond the car's own meetings, which a pair kept
+together cannot avoid), the rules honoured over every series, and the slowest draw.
+
 `--web` (`--db sqlite|postgresql|both`): for each count, an evening in a club with that many
 players checked in; series 1 drawn and started by `events.service.draw(start=True)` in one
 transaction (the draw, every table's game kept and filed in the club, its records and board),
@@ -33,9 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import DATABASES, databases
 from referee.engine.seating import (
+    Keep,
+    SeatingRule,
     TableSize,
     evening_repeats,
     greedy_draw,
+    honour,
+    in_force,
+    judge,
     meetings_of,
     mix_draw,
     random_draw,
@@ -67,6 +78,64 @@ def evening(players: int, seed: int, series: int, *, mix: bool) -> tuple[int, in
             drawn = greedy_draw(names, sizes, past, draw_seed, preferred=size.preferred)
         past.append(drawn)
     return evening_repeats(past), max(meetings_of(past).values(), default=0), times
+
+
+def club_rules(names: list[str]) -> tuple[SeatingRule, ...]:
+    """The issue's Done-when: three couples apart, one car together, one wheelchair at table 2."""
+    return (
+        SeatingRule(keep=Keep.APART, players=(names[0], names[1])),
+        SeatingRule(keep=Keep.APART, players=(names[2], names[3])),
+        SeatingRule(keep=Keep.APART, players=(names[4], names[5])),
+        SeatingRule(keep=Keep.TOGETHER, players=(names[6], names[7])),
+        SeatingRule(keep=Keep.TABLE, players=(names[8],), table=2),
+    )
+
+
+def ruled_evening(
+    players: int, seed: int, series: int, rules: bool
+) -> tuple[int, int, int, int, float]:
+    """(repeats, repeats beyond the car's own, rules met, rules asked, slowest draw ms): series
+    1 at random (mended for the rules), the later ones mixed, as `Event` draws them."""
+    names = [f"P{i:03}" for i in range(players)]
+    sizes = table_sizes(players, TableSize())
+    assert sizes is not None
+    asked = club_rules(names) if rules else ()
+    kept, _ = in_force(asked, names, len(sizes))
+    started = time.perf_counter()
+    past = [honour(random_draw(names, sizes, seed), kept, seed)]
+    slowest = time.perf_counter() - started
+    for number in range(2, series + 1):
+        started = time.perf_counter()
+        past.append(
+            mix_draw(names, sizes, past, 1000 * seed + number, preferred=TableSize().preferred,
+                     ahead=series - number, rules=kept)
+        )  # fmt: skip
+        slowest = max(slowest, time.perf_counter() - started)
+    met = meetings_of(past)
+    car = [frozenset(r.players) for r in asked if r.keep is Keep.TOGETHER]
+    own = sum(max(met.get(pair, 0) - 1, 0) for pair in car)
+    unmet = sum(len(judge(asked, tables)) for tables in past)
+    repeats = evening_repeats(past)
+    return repeats, repeats - own, len(asked) * series - unmet, len(asked) * series, slowest * 1e3
+
+
+def rules_table(counts: list[int], seeds: int, series: int) -> None:
+    print(f"{series} series, {seeds} evenings a count, the issue's 5 rules; "
+          f"load average {os.getloadavg()}")  # fmt: skip
+    print(
+        f"{'players':>7} {'repeats, no rules':>18} {'repeats, rules':>15} {'beyond the car':>15} "
+        f"{'rules honoured':>15} {'slowest draw ms':>16}"
+    )
+    for players in counts:
+        plain = [ruled_evening(players, seed, series, False)[0] for seed in range(seeds)]
+        ruled = [ruled_evening(players, seed, series, True) for seed in range(seeds)]
+        print(
+            f"{players:>7} {statistics.mean(plain):>18.2f} "
+            f"{statistics.mean(r[0] for r in ruled):>15.2f} "
+            f"{statistics.mean(r[1] for r in ruled):>15.2f} "
+            f"{sum(r[2] for r in ruled):>8}/{sum(r[3] for r in ruled):<6} "
+            f"{max(r[4] for r in ruled):>16.1f}"
+        )
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -131,11 +200,15 @@ def main() -> None:
         "--players", type=int, nargs="*", default=None, help=f"counts (default {COUNTS} + {MORE})"
     )
     parser.add_argument("--web", action="store_true", help="the service and pages too")
+    parser.add_argument("--rules", action="store_true", help="the draws with seating rules")
     parser.add_argument("--db", choices=DATABASES, default="sqlite", help="--web's databases")
     parser.add_argument("--repeat", type=int, default=5, help="--web's evenings a count")
     args = parser.parse_args()
     if args.web:
         web(args.db, args.players or list(COUNTS), args.repeat)
+        return
+    if args.rules:
+        rules_table(args.players or list(COUNTS), args.seeds, args.series)
         return
     counts = args.players or [*COUNTS, *MORE]
     print(f"{args.series} series, {args.seeds} evenings a count; load average {os.getloadavg()}")

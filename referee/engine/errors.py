@@ -299,6 +299,16 @@ EVENT_CODES = frozenset(
         "no_rounds_played",
         "game_seats_differ",
         "game_rules_differ",
+        # seating rules (keep apart, keep together, a fixed table)
+        "bad_seating_rule",
+        "too_many_seating_rules",
+        "rule_names_a_stranger",
+        "apart_from_themself",
+        "together_with_themself",
+        "fixed_table_out_of_range",
+        "seating_rule_twice",
+        "rules_contradict",
+        "two_fixed_tables",
     }
 )
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import datetime
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -42,10 +42,17 @@ from .house_rules import apply_house_rules, get_variant
 from .names import clean_name, name_key, read_names
 from .seating import (
     MAX_PLAYERS,
+    MAX_SEATING_RULES,
     DrawMethod,
+    Keep,
+    SeatingRule,
     SplitRule,
     Tables,
     TableSize,
+    UnmetRule,
+    honour,
+    in_force,
+    judge,
     mix_draw,
     random_draw,
     split_reasons,
@@ -151,6 +158,8 @@ class Series:
     # until the host closes it); a series is otherwise fixed once the next one is drawn.
     reopened: bool = False
     clock: SeriesClock | None = None  # started with the series when the evening has one
+    # The evening's seating rules its seats do not meet, each with why (`seating.judge`).
+    unmet_rules: tuple[UnmetRule, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -195,6 +204,8 @@ class Event:
     clock_rule: ClockRule = ClockRule.FINISH_ROUND
     players: tuple[EventPlayer, ...] = ()
     series: tuple[Series, ...] = ()
+    # Keep two apart, two together, one at a fixed table: every later draw honours them.
+    seating_rules: tuple[SeatingRule, ...] = ()
     version: int = 1
 
     # -- creating ------------------------------------------------------------------------
@@ -454,27 +465,29 @@ class Event:
         used = self.seed_of(number) if seed is None else seed
         seated = self._seat(number, how, used)
         tables = tuple(Table(number=n, seats=seats) for n, seats in enumerate(seated, start=1))
-        drawn = Series(number=number, method=how, seed=used, tables=tables)
+        unmet = judge(self.seating_rules, seated)
+        drawn = Series(number=number, method=how, seed=used, tables=tables, unmet_rules=unmet)
         return self._with(series=(*self.series, drawn))
 
     def _seat(self, number: int, method: DrawMethod, seed: int) -> Tables:
         pool = self.pool(number)
         sizes = self.tables_for(len(pool))
         assert sizes is not None
+        rules, _ = in_force(self.seating_rules, pool, len(sizes))
         if method is DrawMethod.RANDOM:
-            return random_draw(pool, sizes, seed)
+            return honour(random_draw(pool, sizes, seed), rules, seed)
         if method is DrawMethod.MIX:
             past = [s.seats for s in self.series]
             ahead = self.series_count - number
             preferred = self.table_size.preferred
-            return mix_draw(pool, sizes, past, seed, preferred=preferred, ahead=ahead)
+            return mix_draw(pool, sizes, past, seed, preferred=preferred, ahead=ahead, rules=rules)
         board = self.standings(through=number - 1)
         places = {name_key(row.name): row.place for row in board.rows}
         rng = random.Random(seed)
         shuffled = {name: rng.random() for name in pool}  # equal places: drawn by the seed
         last = len(places) + 1
         ranked = sorted(pool, key=lambda n: (places.get(name_key(n), last), shuffled[n]))
-        return standings_draw(ranked, sizes)
+        return honour(standings_draw(ranked, sizes), rules, seed)
 
     def verify_withdraw(self, number: int) -> None:
         """EventRefused unless series `number` is the newest, drawn and not started."""
@@ -686,7 +699,7 @@ class Event:
         tables = tuple(
             replace(t, seats=tuple(names.get(s, s) for s in t.seats)) for t in drawn.tables
         )
-        return self._replace_series(replace(drawn, tables=tables))
+        return self._replace_series(self._rejudged(drawn, tables))
 
     def verify_move(self, number: int, name: str, table: int) -> None:
         """EventRefused unless `name` can move to `table` in series `number`: the series not
@@ -731,7 +744,36 @@ class Event:
                 seats = (*seats, known.name)
             dealer = t.first_dealer if t.first_dealer < len(seats) else 0
             tables.append(replace(t, seats=seats, first_dealer=dealer))
-        return self._replace_series(replace(drawn, tables=tuple(tables)))
+        return self._replace_series(self._rejudged(drawn, tuple(tables)))
+
+    def _rejudged(self, drawn: Series, tables: tuple[Table, ...]) -> Series:
+        """`drawn` with the host's new `tables`, its unmet rules judged again: a rule the
+        draw met and the change breaks is the host's doing."""
+        seats = tuple(t.seats for t in tables)
+        unmet = judge(self.seating_rules, seats, before=drawn.unmet_rules)
+        return replace(drawn, tables=tables, unmet_rules=unmet)
+
+    # -- seating rules -------------------------------------------------------------------
+
+    @property
+    def most_tables(self) -> int:
+        """The most tables the evening's players could sit at (a fixed table's highest)."""
+        return max(1, len(self.players) // self.table_size.smallest)
+
+    def verify_seating(self, rules: Any) -> None:
+        """EventRefused unless `rules` (`SeatingRule`s) can be the evening's: at most
+        MAX_SEATING_RULES, each naming players of the evening (two different ones to keep
+        apart or together, one with a table from 1 to `most_tables`), none twice, no pair
+        both apart and together, no player at two fixed tables."""
+        _read_rules(self, rules)
+
+    def can_set_seating(self, rules: Any) -> bool:
+        return allowed(lambda: self.verify_seating(rules))
+
+    def set_seating(self, rules: Any) -> Event:
+        """The evening with `rules` as its seating rules (its players' names as the evening
+        spells them); the draws from now on honour them."""
+        return self._with(seating_rules=_read_rules(self, rules))
 
     # -- a series fixed, and opened again ------------------------------------------------
 
@@ -970,6 +1012,7 @@ class Event:
             ),
             "players": [{"name": p.name, "joined": p.joined, "left": p.left} for p in self.players],
             "series": [_series_json(s) for s in self.series],
+            "seating_rules": [rule.to_json() for rule in self.seating_rules],
             "version": self.version,
         }
 
@@ -1000,7 +1043,10 @@ class Event:
             for p in data["players"]
         )
         series = tuple(_series_from_json(s) for s in data["series"])
-        return replace(event, players=players, series=series, version=int(data["version"]))
+        event = replace(event, players=players, series=series)
+        # An evening kept before seating rules has none.
+        rules = _read_rules(event, [rule_from_json(r) for r in data.get("seating_rules") or []])
+        return replace(event, seating_rules=rules, version=int(data["version"]))
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -1015,6 +1061,7 @@ def _series_json(drawn: Series) -> dict[str, Any]:
         "started": drawn.started,
         "reopened": drawn.reopened,
         **({} if drawn.clock is None else {"clock": drawn.clock.to_json()}),
+        "unmet_rules": [{"rule": u.rule.to_json(), "reason": u.reason} for u in drawn.unmet_rules],
         "tables": [
             {
                 "number": t.number,
@@ -1064,7 +1111,104 @@ def _series_from_json(data: Mapping[str, Any]) -> Series:
         started=bool(data.get("started", False)),
         reopened=bool(data.get("reopened", False)),
         clock=None if data.get("clock") is None else SeriesClock.from_json(data["clock"]),
+        unmet_rules=tuple(
+            UnmetRule(rule=rule_from_json(u["rule"]), reason=str(u["reason"]))
+            for u in data.get("unmet_rules") or []
+        ),
     )
+
+
+def rule_from_json(data: Any) -> SeatingRule:
+    """A seating rule as `SeatingRule.to_json` (and the API) writes one: `keep`, `players`,
+    and `table` for a fixed table. EventRefused when it has another shape (what it says, the
+    evening checks: `verify_seating`)."""
+    if not isinstance(data, Mapping):
+        raise _refuse("bad_seating_rule", field="rules")
+    keep = {k.value: k for k in Keep}.get(data.get("keep"))  # type: ignore[arg-type]
+    names = data.get("players")
+    table = data.get("table")
+    if (
+        keep is None
+        or not isinstance(names, list | tuple)
+        or len(names) != (1 if keep is Keep.TABLE else 2)
+        or not all(isinstance(n, str) for n in names)
+        or (keep is Keep.TABLE and not _whole(table))
+    ):
+        raise _refuse("bad_seating_rule", field="rules")
+    return SeatingRule(keep=keep, players=tuple(names), table=table if keep is Keep.TABLE else None)
+
+
+def _read_rules(event: Event, rules: Any) -> tuple[SeatingRule, ...]:
+    """`rules` checked against the evening (`Event.verify_seating`), the names as the evening
+    spells them; EventRefused with every reason."""
+    if not isinstance(rules, list | tuple) or not all(isinstance(r, SeatingRule) for r in rules):
+        raise _refuse("bad_seating_rule", field="rules")
+    if len(rules) > MAX_SEATING_RULES:
+        raise _refuse(
+            "too_many_seating_rules", field="rules", rules=len(rules), max=MAX_SEATING_RULES
+        )
+    reasons: list[Reason] = []
+    kept: list[SeatingRule] = []
+    for number, rule in enumerate(rules, start=1):
+        where = f"rules.{number}"
+        named = _rule_alone(event, rule, where, reasons)
+        if named is not None and _rule_beside(named, kept, where, reasons):
+            kept.append(named)
+    if reasons:
+        raise EventRefused(reasons)
+    return tuple(kept)
+
+
+def _rule_alone(
+    event: Event, rule: SeatingRule, where: str, reasons: list[Reason]
+) -> SeatingRule | None:
+    """`rule` in the evening's names, when it can be one on its own (else its reasons)."""
+    known = [event.player(name) for name in rule.players]
+    missing = [n for n, p in zip(rule.players, known, strict=True) if p is None]
+    for name in missing:
+        reasons.append(reason("rule_names_a_stranger", field=where, name=str(name)[:40]))
+    if missing:
+        return None
+    names = tuple(p.name for p in known if p is not None)
+    if rule.keep is Keep.APART and name_key(names[0]) == name_key(names[1]):
+        reasons.append(reason("apart_from_themself", field=where, name=names[0]))
+    elif rule.keep is Keep.TOGETHER and name_key(names[0]) == name_key(names[1]):
+        reasons.append(reason("together_with_themself", field=where, name=names[0]))
+    elif rule.keep is Keep.TABLE and (
+        not _whole(rule.table) or not 1 <= (rule.table or 0) <= event.most_tables
+    ):
+        most = event.most_tables
+        table = str(rule.table)[:10]
+        reasons.append(
+            reason("fixed_table_out_of_range", field=where, name=names[0], table=table, max=most)
+        )
+    else:
+        return replace(rule, players=names)
+    return None
+
+
+def _rule_beside(
+    rule: SeatingRule, kept: Sequence[SeatingRule], where: str, reasons: list[Reason]
+) -> bool:
+    """Whether `rule` can stand beside the rules `kept` so far (else its reason)."""
+    pair = frozenset(rule.players)
+    for other in kept:
+        if other.keep is Keep.TABLE and rule.keep is Keep.TABLE:
+            if other.players == rule.players:
+                if other.table == rule.table:
+                    reasons.append(reason("seating_rule_twice", field=where, name=rule.players[0]))
+                else:
+                    name, table = rule.players[0], other.table
+                    reasons.append(reason("two_fixed_tables", field=where, name=name, table=table))
+                return False
+        elif Keep.TABLE not in (other.keep, rule.keep) and frozenset(other.players) == pair:
+            first, second = rule.players
+            if other.keep is rule.keep:
+                reasons.append(reason("seating_rule_twice", field=where, name=first))
+            else:
+                reasons.append(reason("rules_contradict", field=where, first=first, second=second))
+            return False
+    return True
 
 
 # -- reading the settings ---------------------------------------------------------------------

@@ -28,6 +28,15 @@ The draws, each reproducible from its seed (`random.Random(seed)`, nothing else 
   weight: repeats; then meetings beyond the second (a third meeting weighs more than a
   second); then seats at a table of another size than the preferred one given to players who
   already sat at one (nobody should sit at the table of 3 all evening).
+
+Seating rules (`SeatingRule`): keep two players apart (a couple), keep two together (they share
+a car), a fixed table for one player (mobility). Each draw honours them: the mix draw weighs a
+broken rule above any repeat in its search (`_RULE`; fixed players and together-pairs are
+seated first in its greedy start), the random and standings draws are mended by the same search
+with the rules and each player's distance from the table drawn as its cost (`honour`), so
+they move as few players as little as the rules need. A rule that cannot be met (a partner
+absent, a table not drawn, rules that leave no seating) is named with its reason (`judge`); the
+draw still seats everyone. Without rules every draw is what it was.
 """
 
 from __future__ import annotations
@@ -54,6 +63,10 @@ Past = Sequence[Sequence[Sequence[str]]]  # the series before, each its tables' 
 _REPEAT: Final = 1_000_000
 _MEETING_AGAIN: Final = 1_000
 _ODD_AGAIN: Final = 1
+#: A broken seating rule, in any series planned: above every repeat an evening can have.
+_RULE: Final = 10**13
+#: Seating rules an evening may have (a club's couples, cars and wheelchairs, with room).
+MAX_SEATING_RULES: Final = 20
 
 
 class DrawMethod(Enum):
@@ -62,6 +75,103 @@ class DrawMethod(Enum):
     RANDOM = "random"  # seeded, blind
     STANDINGS = "standings"  # strongest together: ranks 1–4 at table 1, 5–8 at table 2...
     MIX = "mix"  # opponents repeat as little as possible
+
+
+class Keep(Enum):
+    """What a seating rule keeps."""
+
+    APART = "apart"  # two players never at one table (a couple)
+    TOGETHER = "together"  # two players at one table (they share a car)
+    TABLE = "table"  # one player always at one table number (mobility)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatingRule:
+    """A seating rule: two players (`apart`, `together`) or one and a table number (`table`)."""
+
+    keep: Keep
+    players: tuple[str, ...]
+    table: int | None = None  # 1-based, for `table`
+
+    def names(self, name: str) -> bool:
+        return name in self.players
+
+    def to_json(self) -> dict[str, object]:
+        kept: dict[str, object] = {"keep": self.keep.value, "players": list(self.players)}
+        if self.keep is Keep.TABLE:
+            kept["table"] = self.table
+        return kept
+
+
+#: Why a draw could not honour a rule (the codes the web layer words).
+PARTNER_ABSENT: Final = "partner_absent"  # together: one of the two plays no part this series
+TABLE_NOT_DRAWN: Final = "table_not_drawn"  # the series has fewer tables than the number
+NO_SEATING: Final = "no_seating_found"  # with the other rules and the table sizes, no seating
+CHANGED_BY_HOST: Final = "changed_by_host"  # met by the draw, undone by a swap or a move
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnmetRule:
+    """A rule a series' seating does not meet, and why."""
+
+    rule: SeatingRule
+    reason: str
+
+
+def in_force(
+    rules: Sequence[SeatingRule], players: Sequence[str], tables: int
+) -> tuple[tuple[SeatingRule, ...], tuple[UnmetRule, ...]]:
+    """The rules a draw of `players` at `tables` tables can try to meet, and those it cannot
+    from the start (a partner absent, a table not drawn). A rule naming a player who does not
+    play (apart, a fixed table) asks nothing of this series."""
+    here = set(players)
+    kept: list[SeatingRule] = []
+    unmet: list[UnmetRule] = []
+    for rule in rules:
+        present = [name in here for name in rule.players]
+        if rule.keep is Keep.TOGETHER and not all(present):
+            if any(present):
+                unmet.append(UnmetRule(rule=rule, reason=PARTNER_ABSENT))
+        elif not all(present):
+            continue
+        elif rule.keep is Keep.TABLE and (rule.table is None or rule.table > tables):
+            unmet.append(UnmetRule(rule=rule, reason=TABLE_NOT_DRAWN))
+        else:
+            kept.append(rule)
+    return tuple(kept), tuple(unmet)
+
+
+def rule_met(rule: SeatingRule, tables: Sequence[Sequence[str]]) -> bool:
+    """Whether `tables` meet `rule` (a rule about a player not seated is met)."""
+    where = {name: number for number, seats in enumerate(tables, start=1) for name in seats}
+    found = [where.get(name) for name in rule.players]
+    if None in found:
+        return rule.keep is not Keep.TOGETHER or all(f is None for f in found)
+    if rule.keep is Keep.APART:
+        return found[0] != found[1]
+    if rule.keep is Keep.TOGETHER:
+        return found[0] == found[1]
+    return found[0] == rule.table
+
+
+def judge(
+    rules: Sequence[SeatingRule],
+    tables: Sequence[Sequence[str]],
+    *,
+    before: Sequence[UnmetRule] | None = None,
+) -> tuple[UnmetRule, ...]:
+    """The rules `tables` do not meet, each with its reason; with `before` (the draw's own
+    verdict) a rule the draw met and the seats no longer do was changed by the host."""
+    players = [name for seats in tables for name in seats]
+    kept, unmet = in_force(rules, players, len(tables))
+    earlier = {u.rule: u.reason for u in before or ()}
+    said = list(unmet)
+    for rule in kept:
+        if not rule_met(rule, tables):
+            reason_ = NO_SEATING if before is None else earlier.get(rule, CHANGED_BY_HOST)
+            said.append(UnmetRule(rule=rule, reason=reason_))
+    order = {rule: i for i, rule in enumerate(rules)}
+    return tuple(sorted(said, key=lambda u: order[u.rule]))
 
 
 # -- table sizes ------------------------------------------------------------------------------
@@ -270,6 +380,10 @@ class Search:
 
 
 DEFAULT_SEARCH: Final = Search()
+#: With seating rules: a pair kept together meets again each series, so no plan reaches the
+#: floor and the search always runs to its patience; it is given more of both (the draw stays
+#: near a tenth of a second).
+RULED_SEARCH: Final = Search(steps=120_000, patience=2_000)
 
 
 def _marginal(meeting: int) -> int:
@@ -285,6 +399,11 @@ class _Plan:
     counts every meeting and every seat at an odd table of the whole evening, the past's
     included: a pair's c-th meeting costs `_marginal(c)`; a player's k-th seat at a table of
     another size than the preferred one costs `_ODD_AGAIN` × (k − 1).
+
+    Seating rules add `_RULE` to each round that breaks one: an apart-pair's meeting costs it
+    (`pair`), a together-pair's meeting saves it (counted as a pair kept apart, `total`), a
+    player away from their fixed table pays it (`away`, which also holds `home`'s cost: a
+    player's distance from the table they were drawn to, when a draw is mended).
     """
 
     def __init__(
@@ -294,11 +413,15 @@ class _Plan:
         past: Past,
         preferred: int | None,
         rounds: int,
+        *,
+        rules: Sequence[SeatingRule] = (),
+        home: Sequence[int] | None = None,
     ) -> None:
         _check(players, sizes)
         self.names = list(players)
         self.sizes = list(sizes)
         self.rounds = rounds
+        self._rules(rules, home)
         # A pair meets at most once a series: the cost of each meeting, looked up.
         self.marginal = [_marginal(k) for k in range(len(past) + rounds + 2)]
         self.odd = [preferred is not None and size != preferred for size in sizes]
@@ -317,6 +440,37 @@ class _Plan:
                         if name in index:
                             self.past_odd[index[name]] += 1
         self.load([])  # nothing planned yet
+
+    def _rules(self, rules: Sequence[SeatingRule], home: Sequence[int] | None) -> None:
+        n, tables = len(self.names), len(self.sizes)
+        index = {name: i for i, name in enumerate(self.names)}
+        self.pair = [[0] * n for _ in range(n)]
+        self.away = [[0] * tables for _ in range(n)]
+        self.partners: list[list[int]] = [[] for _ in range(n)]
+        self.together: list[tuple[int, int]] = []
+        self.first = [2] * n  # the greedy start seats fixed players (0), then partners (1)
+        for rule in rules:
+            seated = [index[name] for name in rule.players if name in index]
+            if len(seated) != len(rule.players):
+                continue  # `in_force` keeps such rules out
+            if rule.keep is Keep.TABLE and rule.table is not None and rule.table <= tables:
+                p = seated[0]
+                for t in range(tables):
+                    self.away[p][t] += _RULE if t != rule.table - 1 else 0
+                self.first[p] = 0
+            elif rule.keep is not Keep.TABLE and seated[0] != seated[1]:
+                a, b = seated
+                step = _RULE if rule.keep is Keep.APART else -_RULE
+                self.pair[a][b] += step
+                self.pair[b][a] += step
+                if rule.keep is Keep.TOGETHER:
+                    self.together.append((a, b))
+                    self.partners[a].append(b)
+                    self.partners[b].append(a)
+                    self.first[a], self.first[b] = min(self.first[a], 1), min(self.first[b], 1)
+        for p, t in enumerate(home or ()):
+            for other in range(tables):
+                self.away[p][other] += abs(other - t)
 
     # -- a plan and what it costs ----------------------------------------------------------
 
@@ -344,9 +498,12 @@ class _Plan:
 
     def _fill(self, r: int, p: int, tables: Iterable[int]) -> None:
         met, own, row = self.met[p], self.table_of[r][p], self.entry[r][p]
+        pair, away = self.pair[p], self.away[p]
         for t in tables:
             extra = t != own
-            row[t] = sum(_marginal(met[x] + extra) for x in self.members[r][t] if x != p)
+            row[t] = away[t] + sum(
+                _marginal(met[x] + extra) + pair[x] for x in self.members[r][t] if x != p
+            )
 
     def total(self) -> int:
         n = len(self.names)
@@ -356,7 +513,17 @@ class _Plan:
             for b in range(a + 1, n)
             for k in range(2, self.met[a][b] + 1)
         )
-        return pairs + _ODD_AGAIN * sum(k * (k - 1) // 2 for k in self.odd_seats)
+        rules = 0
+        for round_ in self.table_of:
+            rules += sum(self.away[p][t] for p, t in enumerate(round_))
+            rules += sum(
+                self.pair[a][b]
+                for a in range(n)
+                for b in range(a + 1, n)
+                if self.pair[a][b] > 0 and round_[a] == round_[b]
+            )
+            rules += _RULE * sum(round_[a] != round_[b] for a, b in self.together)
+        return pairs + _ODD_AGAIN * sum(k * (k - 1) // 2 for k in self.odd_seats) + rules
 
     def floor(self) -> int:
         """No plan costs less: no repeats, and the odd seats to come spread as evenly as the
@@ -377,6 +544,7 @@ class _Plan:
         for _ in range(self.rounds):
             order = list(range(n))
             rng.shuffle(order)
+            order.sort(key=self.first.__getitem__)  # fixed players, then partners, first
             seated: list[list[int]] = [[] for _ in self.sizes]
             table_of = [0] * n
             for p in order:
@@ -384,8 +552,9 @@ class _Plan:
                 for t, seats in enumerate(seated):
                     if len(seats) == self.sizes[t]:
                         continue
-                    cost = sum(_marginal(met[p][x] + 1) for x in seats)
+                    cost = sum(_marginal(met[p][x] + 1) + self.pair[p][x] for x in seats)
                     cost += _ODD_AGAIN * odd_seats[p] if self.odd[t] else 0
+                    cost += self.away[p][t]
                     if best < 0 or cost < best_cost:
                         best, best_cost = t, cost
                 for x in seated[best]:
@@ -403,7 +572,8 @@ class _Plan:
         """The change in cost if `a` and `b` change tables in round `r`."""
         ta, tb = self.table_of[r][a], self.table_of[r][b]
         entry_a, entry_b = self.entry[r][a], self.entry[r][b]
-        meet = 2 * _marginal(self.met[a][b] + 1)  # a's entry at b's table counts b, and back
+        # a's entry at b's table counts b, and back
+        meet = 2 * (_marginal(self.met[a][b] + 1) + self.pair[a][b])
         delta = entry_a[tb] + entry_b[ta] - entry_a[ta] - entry_b[tb] - meet
         if self.odd[ta] != self.odd[tb]:
             into, out = (a, b) if self.odd[tb] else (b, a)
@@ -511,7 +681,9 @@ class _Tabu:
             (r, p)
             for r, round_ in enumerate(plan.table_of)
             for p, t in enumerate(round_)
-            if plan.entry[r][p][t] or (plan.odd[t] and plan.odd_seats[p] > 1)
+            if plan.entry[r][p][t]
+            or (plan.odd[t] and plan.odd_seats[p] > 1)
+            or any(round_[q] != t for q in plan.partners[p])
         ]
 
     def best_swap(self, rng: random.Random) -> tuple[int, int, int, int] | None:
@@ -529,13 +701,17 @@ class _Tabu:
             round_, tabu, entry = plan.table_of[r], self.tabu_until[r], plan.entry[r]
             ta = round_[a]
             entry_a, met_a, odd_a, odd_ta = entry[a], met[a], odd_seats[a], odd[ta]
+            pair_a = plan.pair[a]
             a_free, stays = tabu[a] <= move, entry_a[ta]
             self.steps += len(round_) - len(plan.members[r][ta])
             for b, tb in enumerate(round_):
                 if tb == ta:
                     continue
                 entry_b = entry[b]
-                delta = entry_a[tb] + entry_b[ta] - stays - entry_b[tb] - 2 * marginal[met_a[b] + 1]
+                delta = (
+                    entry_a[tb] + entry_b[ta] - stays - entry_b[tb]
+                    - 2 * (marginal[met_a[b] + 1] + pair_a[b])
+                )  # fmt: skip
                 if odd_ta != odd[tb]:
                     delta += (
                         odd_seats[b] - odd_a + 1 if odd_ta else odd_a - odd_seats[b] + 1
@@ -570,16 +746,49 @@ def mix_draw(
     *,
     preferred: int | None = None,
     ahead: int = 0,
-    search: Search = DEFAULT_SEARCH,
+    search: Search | None = None,
+    rules: Sequence[SeatingRule] = (),
 ) -> Tables:
     """Opponents repeat as little as possible over the evening: this series planned with the
     `ahead` series still to come (the same players at the same tables, as far as anyone knows
     now), from the greedy plan of the same seed, by a tabu search over swaps. The plan never
     costs more than the greedy one; with nothing ahead, the draw repeats no more than
-    `greedy_draw` of the same seed."""
-    plan = _Plan(players, sizes, past, preferred, 1 + ahead)
+    `greedy_draw` of the same seed. `rules` (those `in_force`) outweigh any repeat: they are
+    met whenever the search finds a seating that meets them."""
+    plan = _Plan(players, sizes, past, preferred, 1 + ahead, rules=rules)
     rng = random.Random(seed)
     plan.load(plan.greedy(rng))
+    if search is None:
+        search = RULED_SEARCH if rules else DEFAULT_SEARCH
     if len(sizes) > 1:  # at one table there is nothing to swap
         plan.load(_Tabu(plan, search).run(rng))
     return plan.tables(rng)
+
+
+#: The search that mends a random or standings draw for its rules: a few players to move.
+MENDING: Final = Search(steps=20_000, patience=300)
+
+
+def honour(
+    tables: Sequence[Sequence[str]],
+    rules: Sequence[SeatingRule],
+    seed: int,
+    *,
+    search: Search = MENDING,
+) -> Tables:
+    """`tables` (a random or standings draw) mended for `rules` (those `in_force`): the same
+    tables where they meet every rule; else players swapped until they do (or the search finds
+    no better), each kept as near the table they were drawn to as the rules allow. Each table
+    keeps its players in the order of the draw (a standings table stays in rank order)."""
+    order = [name for seats in tables for name in seats]
+    home = [t for t, seats in enumerate(tables) for _ in seats]
+    if not rules or all(rule_met(rule, tables) for rule in rules):
+        return tuple(tuple(seats) for seats in tables)
+    sizes = [len(seats) for seats in tables]
+    plan = _Plan(order, sizes, [], None, 1, rules=rules, home=home)
+    plan.load([home])
+    best = _Tabu(plan, search).run(random.Random(seed))[0]
+    seated: list[list[str]] = [[] for _ in tables]
+    for p, t in enumerate(best):
+        seated[t].append(order[p])
+    return tuple(tuple(seats) for seats in seated)

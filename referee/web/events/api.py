@@ -256,6 +256,41 @@ def clock(club_id: str, event_id: str) -> ResponseReturnValue:
     )
 
 
+@api_bp.post("/<event_id>/seating")
+@documented(
+    "post",
+    "/api/v1/clubs/{club_id}/events/{event_id}/seating",
+    summary="Set the seating rules: keep two apart, two together, one at a fixed table",
+    tag="events",
+    request=schemas.SeatingChange,
+    answers={
+        200: (schemas.EventAnswer, "The evening with its seating rules"),
+        400: _REFUSED,
+        401: _UNAUTHORISED,
+        403: _FORBIDDEN,
+        404: _NOT_FOUND,
+        409: _CONFLICT,
+    },
+    parameters=[_CLUB_ID, _EVENT_ID],
+    example={
+        "rules": [
+            {"keep": "apart", "players": ["Ann", "Bo"]},
+            {"keep": "together", "players": ["Cy", "Di"]},
+            {"keep": "table", "players": ["Ed"], "table": 1},
+        ]
+    },
+    token=True,
+)
+def seating(club_id: str, event_id: str) -> ResponseReturnValue:
+    """Every seating rule of the evening at once (they replace those it had): the draws from
+    now on honour them, and each series drawn says which it could not and why."""
+    body = read_body(schemas.SeatingChange, request_json())
+    rules = [rule.model_dump(exclude_none=True) for rule in body.rules]
+    return _answer(
+        service.set_seating(club_id, event_id, bearer_token(), rules, version=body.version)
+    )
+
+
 @api_bp.get("/<event_id>/standings")
 @documented(
     "get",

@@ -171,3 +171,39 @@ class SeriesForm(FlaskForm):
         ]
         if len(choices) > 1:
             self.second.data = choices[1].value
+
+
+class SeatingForm(FlaskForm):
+    """One seating rule more: keep two players apart or together, or one at a fixed table;
+    the names are chosen from the evening's players."""
+
+    keep = RadioField(
+        _l("Rule"),
+        choices=[
+            SelectChoice("apart", _l("keep apart (a couple)")),
+            SelectChoice("together", _l("keep together (they share a car)")),
+            SelectChoice("table", _l("a fixed table (mobility)")),
+        ],
+        default="apart",
+        validate_choice=False,
+    )
+    first = SelectField(_l("Player"), choices=[], validate_choice=False)
+    second = SelectField(_l("and player"), choices=[], validate_choice=False)
+    table = SelectField(_l("Table (a fixed table)"), choices=[], validate_choice=False)
+
+    def setup(self, players: Sequence[str], tables: int) -> None:
+        choices = [SelectChoice(name, name) for name in players]
+        self.first.choices = choices
+        self.second.choices = choices
+        self.table.choices = [SelectChoice(str(n), str(n)) for n in range(1, tables + 1)]
+        if len(choices) > 1 and self.second.data is None:
+            self.second.data = choices[1].value
+
+    def rule(self) -> dict[str, Any]:
+        """The rule as the engine reads one (it says what is wrong with it)."""
+        keep = self.keep.data
+        if keep == "table":
+            table = self.table.data or ""
+            number = int(table) if table.isdigit() and len(table) <= 6 else -1
+            return {"keep": keep, "players": [self.first.data or ""], "table": number}
+        return {"keep": keep, "players": [self.first.data or "", self.second.data or ""]}

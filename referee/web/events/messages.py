@@ -188,6 +188,37 @@ SENTENCES: dict[str, Message] = {
         "That game is not played by the evening's rules (table %(table)s, series %(series)s).",
         **p,
     ),
+    "bad_seating_rule": lambda p: gettext(
+        "A seating rule keeps two players apart or together, or one player at a table: choose "
+        "the players (and the table)."
+    ),
+    "too_many_seating_rules": lambda p: gettext(
+        "An evening has at most %(max)s seating rules, not %(rules)s.", **p
+    ),
+    "rule_names_a_stranger": lambda p: gettext(
+        "%(name)s is not a player of this evening: check them in first.", **p
+    ),
+    "apart_from_themself": lambda p: gettext(
+        "%(name)s cannot be kept apart from themself: choose two players.", **p
+    ),
+    "together_with_themself": lambda p: gettext(
+        "%(name)s cannot be kept together with themself: choose two players.", **p
+    ),
+    "fixed_table_out_of_range": lambda p: gettext(
+        "Table %(table)s is not a table of this evening: choose one from 1 to %(max)s.", **p
+    ),
+    "seating_rule_twice": lambda p: gettext("That seating rule is there already."),
+    "rules_contradict": lambda p: gettext(
+        "%(first)s and %(second)s cannot be kept apart and together at once: remove the other "
+        "rule first.",
+        **p,
+    ),
+    "two_fixed_tables": lambda p: gettext(
+        "%(name)s already has table %(table)s: remove that rule first.", **p
+    ),
+    "no_such_seating_rule": lambda p: gettext(
+        "That seating rule is gone already (removed on another phone, perhaps)."
+    ),
 }
 
 register(SENTENCES)

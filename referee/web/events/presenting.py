@@ -14,7 +14,17 @@ from flask_babel import format_date, gettext, ngettext
 
 from referee.engine.errors import EventRefused
 from referee.engine.events import Event
-from referee.engine.seating import DrawMethod, SplitRule
+from referee.engine.seating import (
+    CHANGED_BY_HOST,
+    NO_SEATING,
+    PARTNER_ABSENT,
+    TABLE_NOT_DRAWN,
+    DrawMethod,
+    Keep,
+    SeatingRule,
+    SplitRule,
+    UnmetRule,
+)
 from referee.engine.tournament import Criterion, Standings, StandingsRow
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.links import edit_url as club_edit_url
@@ -108,6 +118,29 @@ def method_words(method: DrawMethod) -> str:
     return gettext("mixed: opponents repeat as little as possible")
 
 
+def rule_sentence(rule: SeatingRule) -> str:
+    """A seating rule as the host's page lists it."""
+    if rule.keep is Keep.APART:
+        first, second = rule.players
+        return gettext("%(first)s and %(second)s never at one table", first=first, second=second)
+    if rule.keep is Keep.TOGETHER:
+        first, second = rule.players
+        return gettext("%(first)s and %(second)s at one table", first=first, second=second)
+    return gettext("%(name)s always at table %(table)s", name=rule.players[0], table=rule.table)
+
+
+def unmet_sentence(unmet: UnmetRule) -> str:
+    """A rule a series does not meet, and why, in words."""
+    rule = unmet.rule
+    why = {
+        PARTNER_ABSENT: gettext("one of the two does not play this series"),
+        TABLE_NOT_DRAWN: gettext("this series has fewer tables"),
+        NO_SEATING: gettext("with the other rules and the table sizes no seating meets it"),
+        CHANGED_BY_HOST: gettext("the draw met it; a swap or a move undid it"),
+    }.get(unmet.reason, unmet.reason)
+    return gettext("Not honoured: %(rule)s (%(why)s).", rule=rule_sentence(rule), why=why)
+
+
 def table_links(
     stored: StoredEvent, tokens: Mapping[str, str] | None, *, external: bool = True
 ) -> dict[str, tuple[str, str | None]]:
@@ -156,6 +189,7 @@ class SeriesView:
     closed: bool  # fixed: the next series is drawn
     reopened: bool
     tables: tuple[TableView, ...]
+    unmet: tuple[str, ...] = ()  # the seating rules its seats do not meet, in words
 
 
 def points_text(value: Fraction | int) -> str:
@@ -215,6 +249,7 @@ def _series_views(
                 closed=stored.event.closed(drawn.number),
                 reopened=drawn.reopened,
                 tables=tuple(tables),
+                unmet=tuple(unmet_sentence(u) for u in drawn.unmet_rules),
             )
         )
     return views
@@ -239,10 +274,10 @@ def _standings_asked(event: Event, asked: str | None) -> int | None:
 
 #: The host's page, ordered by what the host does now (`phase`): its parts, first to last.
 ORDER: Final[Mapping[str, tuple[str, ...]]] = {
-    "check_in": ("players", "draw", "standings", "series", "share"),
-    "drawn": ("draw", "players", "standings", "series", "share"),
-    "playing": ("series", "standings", "draw", "players", "share"),
-    "between": ("draw", "standings", "series", "players", "share"),
+    "check_in": ("players", "seating", "draw", "standings", "series", "share"),
+    "drawn": ("draw", "seating", "players", "standings", "series", "share"),
+    "playing": ("series", "standings", "draw", "players", "seating", "share"),
+    "between": ("draw", "seating", "standings", "series", "players", "share"),
     "over": ("standings", "series", "players", "share"),
 }
 
@@ -326,6 +361,7 @@ def page_context(stored: StoredEvent, token: str | None, asked: str | None) -> d
         "standings_series": series,
         "ranking": ranking_sentence(standings),
         "points_text": points_text,
+        "seating_rules": [rule_sentence(rule) for rule in event.seating_rules],
         "here": [p for p in event.players if p.present],
         "gone": [p for p in event.players if not p.present],
         "view_link": view_url(stored.club_id, stored.id, external=True),

@@ -30,7 +30,7 @@ from referee.web.vocabulary.words import variant_name
 
 from . import bp, exports, printing, service
 from .access import editable_event, event_or_404
-from .forms import CheckInForm, NewEventForm, SeriesForm
+from .forms import CheckInForm, NewEventForm, SeatingForm, SeriesForm
 from .links import edit_url, view_url
 from .presenting import board_context, board_etag, club_name, page_context, results_text
 from .store import StoredEvent
@@ -94,15 +94,19 @@ def _page(
     errors: Sequence[str] = (),
     status: int = 200,
     typed: Any = None,
+    seating: Any = None,
 ) -> ResponseReturnValue:
-    """The evening's page; `typed`: a check-in's form as posted (a refused one keeps it)."""
+    """The evening's page; `typed`, `seating`: a check-in's or a seating rule's form as posted
+    (a refused one keeps what was chosen)."""
     context = page_context(stored, token, request.args.get("series"))
-    forms = _forms(stored, token, typed) if token else {}
+    forms = _forms(stored, token, typed, seating) if token else {}
     page = render_template("events/event.html", errors=list(errors), **context, **forms)
     return page, status
 
 
-def _forms(stored: StoredEvent, token: str, typed: Any = None) -> dict[str, Any]:
+def _forms(
+    stored: StoredEvent, token: str, typed: Any = None, seating: Any = None
+) -> dict[str, Any]:
     check_in = CheckInForm(formdata=typed)
     here = {p.name for p in stored.event.players if p.present}
     club = service.club_members(stored.club_id)
@@ -110,7 +114,9 @@ def _forms(stored: StoredEvent, token: str, typed: Any = None) -> dict[str, Any]
     series = SeriesForm(formdata=None)
     newest = stored.event.series[-1] if stored.event.series else None
     series.setup([] if newest is None or newest.started else newest.seats)
-    return {"check_in_form": check_in, "series_form": series}
+    rules = SeatingForm(formdata=seating)
+    rules.setup([p.name for p in stored.event.players if p.present], stored.event.most_tables)
+    return {"check_in_form": check_in, "series_form": series, "seating_form": rules}
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>")
@@ -128,14 +134,21 @@ def edit(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
 
 
 def _after(
-    stored: StoredEvent, token: str, result: Any, anchor: str, typed: Any = None
+    stored: StoredEvent,
+    token: str,
+    result: Any,
+    anchor: str,
+    typed: Any = None,
+    seating: Any = None,
 ) -> ResponseReturnValue:
     """A write's result as the host's page answers it: back where the host was (`anchor`)."""
     match result:
         case service.Changed(kept):
             return redirect(f"{edit_url(kept.club_id, kept.id, token)}#{anchor}", code=303)
         case service.Refused(reasons):
-            return _page(stored, token, errors=_said(reasons), status=400, typed=typed)
+            return _page(
+                stored, token, errors=_said(reasons), status=400, typed=typed, seating=seating
+            )
         case service.Conflict(reasons, current):
             return _page(current, token, errors=_said(reasons), status=409)
         case service.Stale(_, current):
@@ -169,6 +182,22 @@ def players(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
     names = form.names()
     result = service.check_in(club_id, event_id, token, names, version=_version())
     return _after(stored, token, result, "players", typed=request.form)
+
+
+@bp.post("/clubs/<club_id>/events/<event_id>/edit/<token>/seating")
+def seating(club_id: str, event_id: str, token: str) -> ResponseReturnValue:
+    """A seating rule added (two players apart or together, one at a fixed table), or one
+    removed (`remove`: its number in the list)."""
+    stored = editable_event(club_id, event_id, token)
+    if "remove" in request.form:
+        number = plain_count(request.form.get("remove", ""))
+        result = service.remove_seating_rule(
+            club_id, event_id, token, -1 if number is None else number, version=_version()
+        )
+        return _after(stored, token, result, "seating")
+    form = SeatingForm()
+    result = service.add_seating_rule(club_id, event_id, token, form.rule(), version=_version())
+    return _after(stored, token, result, "seating", seating=request.form)
 
 
 #: Where the host's page opens after each action of the series' form.

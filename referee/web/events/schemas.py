@@ -15,6 +15,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from referee.engine.club import MAX_MEMBERS
 from referee.engine.events import Event, Series, Table
+from referee.engine.seating import MAX_SEATING_RULES, SeatingRule
 from referee.engine.series_clock import (
     MAX_EXTRA_MINUTES,
     MAX_SERIES_MINUTES,
@@ -128,6 +129,34 @@ class ClockChange(Body):
     version: StrictInt | None = Field(default=None, description="the evening's version seen")
 
 
+class SeatingRuleBody(Body):
+    """One seating rule, as the evening's JSON writes it."""
+
+    keep: Literal["apart", "together", "table"] = Field(
+        description="apart: two players never at one table (a couple); together: two at one "
+        "table (they share a car); table: one player always at `table` (mobility)"
+    )
+    players: list[StrictStr] = Field(
+        min_length=1,
+        max_length=2,
+        description="two players of the evening (apart, together), or one (table)",
+        examples=[["Ann", "Bo"]],
+    )
+    table: StrictInt | None = Field(
+        default=None, description="table: the table number, from 1 to the most the evening has"
+    )
+
+
+class SeatingChange(Body):
+    """POST /api/v1/clubs/<id>/events/<eid>/seating"""
+
+    rules: list[SeatingRuleBody] = Field(
+        max_length=MAX_SEATING_RULES,
+        description="every seating rule of the evening (these replace those it had; [] none)",
+    )
+    version: StrictInt | None = Field(default=None, description="the evening's version seen")
+
+
 # -- answers ----------------------------------------------------------------------------------
 
 
@@ -228,6 +257,26 @@ class ClockAnswer(Answer):
         )
 
 
+class SeatingRuleAnswer(Answer):
+    keep: str = Field(description="apart, together or table")
+    players: list[str]
+    table: int | None = Field(default=None, description="table: the fixed table's number")
+
+    @classmethod
+    def of(cls, rule: SeatingRule) -> SeatingRuleAnswer:
+        return cls(keep=rule.keep.value, players=list(rule.players), table=rule.table)
+
+
+class UnmetRuleAnswer(Answer):
+    rule: SeatingRuleAnswer
+    reason: str = Field(
+        description="why not: partner_absent (together: one of the two does not play this "
+        "series), table_not_drawn (the series has fewer tables), no_seating_found (with the "
+        "other rules and the table sizes the draw found no seating that meets it), "
+        "changed_by_host (the draw met it; a swap or a move undid it)"
+    )
+
+
 class SeriesAnswer(Answer):
     number: int
     method: str
@@ -236,6 +285,9 @@ class SeriesAnswer(Answer):
     finished: bool
     closed: bool = Field(description="its results fixed: the next series is drawn")
     reopened: bool = Field(description="reopened by the host: its results may change again")
+    unmet_rules: list[UnmetRuleAnswer] = Field(
+        default_factory=list, description="the evening's seating rules its seats do not meet"
+    )
     tables: list[TableAnswer]
     clock: ClockAnswer | None = Field(
         default=None, description="its clock, once started (null: no time limit)"
@@ -259,6 +311,10 @@ class SeriesAnswer(Answer):
             finished=drawn.started and drawn.finished,
             closed=event.closed(drawn.number),
             reopened=drawn.reopened,
+            unmet_rules=[
+                UnmetRuleAnswer(rule=SeatingRuleAnswer.of(u.rule), reason=u.reason)
+                for u in drawn.unmet_rules
+            ],
             tables=[TableAnswer.of(t, links) for t in drawn.tables],
             clock=None if kept is None else ClockAnswer.of(event, drawn, kept, at),
         )
@@ -292,6 +348,9 @@ class EventAnswer(Answer):
     next_series: int | None
     finished: bool
     players: list[PlayerAnswer]
+    seating_rules: list[SeatingRuleAnswer] = Field(
+        default_factory=list, description="keep apart, keep together, a fixed table"
+    )
     series: list[SeriesAnswer]
     view_url: str
 
@@ -333,6 +392,7 @@ class EventAnswer(Answer):
             players=[
                 PlayerAnswer(name=p.name, joined=p.joined, left=p.left) for p in event.players
             ],
+            seating_rules=[SeatingRuleAnswer.of(rule) for rule in event.seating_rules],
             series=[SeriesAnswer.of(event, s, links, now) for s in event.series],
             view_url=view_url,
         )

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from sqlalchemy import Connection
 
 from referee.engine.errors import GameRefused, Reason, reason
-from referee.engine.events import MAX_SEED, Event
+from referee.engine.events import MAX_SEED, Event, rule_from_json
 from referee.engine.game import Action, Change, Game
 from referee.engine.seating import TableSize
 from referee.web.clubs import service as clubs_service
@@ -459,6 +459,50 @@ def _running(event: Event) -> int:
     """The series whose clock the host means: the newest started (0: none, refused as such)."""
     started = [s.number for s in event.series if s.started]
     return started[-1] if started else 0
+
+
+def set_seating(
+    club_id: Any, event_id: Any, token: str | None, rules: Any, *, version: int | None = None
+) -> Written:
+    """The evening's seating rules, all of them at once (the API's list: each as
+    `SeatingRule.to_json` writes one); the draws from now on honour them."""
+    if not isinstance(rules, list):
+        return Refused((reason("bad_seating_rule", field="rules"),))
+    return _write(
+        club_id,
+        event_id,
+        token,
+        version,
+        _plain(lambda e: e.set_seating([rule_from_json(r) for r in rules])),
+    )
+
+
+def add_seating_rule(
+    club_id: Any, event_id: Any, token: str | None, rule: Any, *, version: int | None = None
+) -> Written:
+    """One seating rule more (the host's page), beside those the evening has."""
+    return _write(
+        club_id,
+        event_id,
+        token,
+        version,
+        _plain(lambda e: e.set_seating([*e.seating_rules, rule_from_json(rule)])),
+    )
+
+
+def remove_seating_rule(
+    club_id: Any, event_id: Any, token: str | None, number: Any, *, version: int | None = None
+) -> Written:
+    """The evening's `number`-th seating rule (1-based) taken away; one not there is refused."""
+
+    def step(event: Event) -> Event:
+        rules = list(event.seating_rules)
+        if not isinstance(number, int) or not 1 <= number <= len(rules):
+            raise GameRefused([reason("no_such_seating_rule", field="rule")])
+        del rules[number - 1]
+        return event.set_seating(rules)
+
+    return _write(club_id, event_id, token, version, _plain(step))
 
 
 def _plain(step: Callable[[Event], Event]) -> Act:

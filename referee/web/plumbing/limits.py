@@ -117,9 +117,9 @@ GROUPS: Final = (
             "clubs_api.create",
         ),
     ),
-    # A club night's writes: a new evening, check-ins and leaves, draws, swaps and starts (a
-    # draw starts a game at every table). An evening of 40 players checked in one by one and
-    # four series drawn and started is some fifty.
+    # A club night's writes: a new evening, check-ins and leaves, seating rules, draws, swaps
+    # and starts (a draw starts a game at every table). An evening of 40 players checked in
+    # one by one, a few seating rules and four series drawn and started is some sixty.
     Group(
         "RATELIMIT_EVENTS",
         "60 per minute; 600 per hour",
@@ -127,9 +127,11 @@ GROUPS: Final = (
             "events.new",
             "events.players",
             "events.series",
+            "events.seating",
             "events_api.create",
             "events_api.players",
             "events_api.series",
+            "events_api.seating",
         ),
     ),
     # The trainer's packs of drills: each draws up to 50 hands and asks the referee (the

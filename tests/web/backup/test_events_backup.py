@@ -159,3 +159,55 @@ def test_an_evening_naming_a_game_not_its_tables_refuses_the_whole_restore(
             assert not inspect(conn).get_table_names()  # not even the schema is kept
     finally:
         engine.dispose()
+
+
+def _ruled_evening(app: Flask) -> tuple[str, str, dict[str, Any]]:
+    """An evening with a couple apart, a car together (its driver gone home: unmet) and a
+    fixed table, its first series drawn."""
+    client = app.test_client()
+    club = new_club(client)
+    auth = {"Authorization": f"Bearer {club['edit_token']}"}
+    base = f"/api/v1/clubs/{club['id']}/events"
+    made = client.post(base, json={"name": "Night", "variant": "contract", "series": 2,
+                                   "series_rounds": 1}, headers=auth).get_json()  # fmt: skip
+    base = f"{base}/{made['id']}"
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    client.post(f"{base}/players", json={"names": names}, headers=auth)
+    rules = [{"keep": "apart", "players": ["Ann", "Bo"]},
+             {"keep": "together", "players": ["Cy", "Di"]},
+             {"keep": "table", "players": ["Ed"], "table": 2}]  # fmt: skip
+    assert client.post(f"{base}/seating", json={"rules": rules}, headers=auth).status_code == 200
+    client.post(f"{base}/players", json={"action": "leave", "names": ["Di"]}, headers=auth)
+    client.post(f"{base}/players", json={"names": ["Ida"]}, headers=auth)
+    client.post(f"{base}/series", json={"series": 1, "start": False}, headers=auth)
+    return base, club["edit_token"], client.get(base, headers=auth).get_json()
+
+
+def test_an_evenings_seating_rules_come_back_from_a_backup(app: Flask, tmp_path: Path) -> None:
+    base, token, before = _ruled_evening(app)
+    assert len(before["seating_rules"]) == 3
+    assert before["series"][0]["unmet_rules"][0]["reason"] == "partner_absent"
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    restore(url, io.BytesIO(json.dumps(_backup(app)).encode()))
+    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": url,
+                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
+    try:
+        after = restored.test_client().get(base, headers={"Authorization": f"Bearer {token}"})
+        assert after.get_json() == before
+    finally:
+        database(restored).dispose()
+
+
+def test_a_backup_whose_seating_rule_the_engine_refuses_is_refused_whole(
+    app: Flask, tmp_path: Path
+) -> None:
+    _ruled_evening(app)
+    document = _backup(app)
+    tables = document["tables"]
+    assert isinstance(tables, dict)
+    columns = tables["events"]["columns"]
+    state = tables["events"]["rows"][0][columns.index("state")]
+    state["seating_rules"][0]["players"] = ["Ann", "Ann"]  # apart from herself
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    with pytest.raises(BackupError, match=r"club night .*apart_from_themself"):
+        restore(url, io.BytesIO(json.dumps(document).encode()))

@@ -213,6 +213,21 @@ def test_the_glossary_holds_the_words_of_the_fourth_reading() -> None:
 NEW_CONCEPTS = ("optional_house_rule", "our_reading", "table_size")
 
 
+def test_the_glossary_holds_the_seating_rule() -> None:
+    """Issue 31, point 4: keep two apart, two together, one at a fixed table, one word in each
+    language, said by every entry whose English says "seating rule" (the tests above)."""
+    chosen = {
+        code: glossary(code)["concepts"]["seating_rule"]["term"] for code in GLOSSARY_LANGUAGES
+    }
+    assert chosen == {
+        "de": "Sitzregel",
+        "nl": "plaatsingsregel",
+        "pt": "regra de lugares",
+        "fr": "règle de placement",
+        "es": "regla de asientos",
+    }
+
+
 def test_the_check_finds_a_replaced_word_inside_a_sentence_only_as_a_whole_word() -> None:
     assert word("Vertrag").search("Der Vertrag ist erfüllt.")
     assert word("Vertrag").search("Folgen eines vertrag.") is not None

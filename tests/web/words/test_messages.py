@@ -146,6 +146,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "bad_event_date": {"date": "7.3.25"},
     "no_names": {},
     "one_name_at_a_time": {},
+    "no_such_seating_rule": {},
     "swap_two_players": {},
     "bad_event_file": {},
     "bad_series_count": {"series": 0, "min": 1, "max": 12},
@@ -213,6 +214,15 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "no_rounds_played": {"table": 3},
     "game_seats_differ": {"series": 1, "table": 2},
     "game_rules_differ": {"series": 1, "table": 2},
+    "bad_seating_rule": {},
+    "too_many_seating_rules": {"rules": 21, "max": 20},
+    "rule_names_a_stranger": {"name": "Ann"},
+    "apart_from_themself": {"name": "Ann"},
+    "together_with_themself": {"name": "Ann"},
+    "fixed_table_out_of_range": {"name": "Ann", "table": 9, "max": 4},
+    "seating_rule_twice": {"name": "Ann"},
+    "rules_contradict": {"first": "Ann", "second": "Bo"},
+    "two_fixed_tables": {"name": "Ann", "table": 2},
 }
 
 
