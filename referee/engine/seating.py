@@ -454,23 +454,30 @@ class _Plan:
             if len(seated) != len(rule.players):
                 continue  # `in_force` keeps such rules out
             if rule.keep is Keep.TABLE and rule.table is not None and rule.table <= tables:
-                p = seated[0]
-                for t in range(tables):
-                    self.away[p][t] += _RULE if t != rule.table - 1 else 0
-                self.first[p] = 0
+                self._fixed(seated[0], rule.table - 1)
             elif rule.keep is not Keep.TABLE and seated[0] != seated[1]:
-                a, b = seated
-                step = _RULE if rule.keep is Keep.APART else -_RULE
-                self.pair[a][b] += step
-                self.pair[b][a] += step
-                if rule.keep is Keep.TOGETHER:
-                    self.together.append((a, b))
-                    self.partners[a].append(b)
-                    self.partners[b].append(a)
-                    self.first[a], self.first[b] = min(self.first[a], 1), min(self.first[b], 1)
+                self._paired(seated[0], seated[1], rule.keep)
         for p, t in enumerate(home or ()):
             for other in range(tables):
                 self.away[p][other] += abs(other - t)
+
+    def _fixed(self, p: int, table: int) -> None:
+        """Player `p` kept at `table` (0-based): every other table costs a broken rule."""
+        for t in range(len(self.sizes)):
+            self.away[p][t] += _RULE if t != table else 0
+        self.first[p] = 0
+
+    def _paired(self, a: int, b: int, keep: Keep) -> None:
+        """Players `a` and `b` kept apart (meeting costs a broken rule) or together (not
+        meeting does: the pair's cost is negative)."""
+        step = _RULE if keep is Keep.APART else -_RULE
+        self.pair[a][b] += step
+        self.pair[b][a] += step
+        if keep is Keep.TOGETHER:
+            self.together.append((a, b))
+            self.partners[a].append(b)
+            self.partners[b].append(a)
+            self.first[a], self.first[b] = min(self.first[a], 1), min(self.first[b], 1)
 
     # -- a plan and what it costs ----------------------------------------------------------
 

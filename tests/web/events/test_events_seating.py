@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 NIGHT = ["Anneliese", "Bernhard", "Carola", "Dieter", "Erika", "Friedhelm", "Gisela", "Horst",
          "Ilse", "Jürgen", "Karin", "Lothar", "Monika", "Norbert", "Ortrud", "Peter"]  # fmt: skip
-RULES: list[dict[str, Any]] = [
+SEATING: list[dict[str, Any]] = [
     {"keep": "apart", "players": ["Anneliese", "Bernhard"]},
     {"keep": "apart", "players": ["Carola", "Dieter"]},
     {"keep": "apart", "players": ["Erika", "Friedhelm"]},
@@ -51,12 +51,12 @@ def _seat_map(series: dict[str, Any]) -> dict[str, int]:
 def test_the_clubs_rules_are_set_kept_and_honoured_by_the_draw(client: FlaskClient) -> None:
     club, base = _evening(client)
     before = client.get(base).get_json()
-    answer = client.post(f"{base}/seating", json={"rules": RULES, "version": before["version"]},
+    answer = client.post(f"{base}/seating", json={"rules": SEATING, "version": before["version"]},
                          headers=_auth(club["edit_token"]))  # fmt: skip
     assert answer.status_code == 200, answer.get_json()
     evening = answer.get_json()
     assert evening["version"] == before["version"] + 1
-    assert evening["seating_rules"] == [{**r, "table": r.get("table")} for r in RULES]
+    assert evening["seating_rules"] == [{**r, "table": r.get("table")} for r in SEATING]
     assert client.get(base).get_json()["seating_rules"] == evening["seating_rules"]
     drawn = client.post(f"{base}/series", json={"series": 1, "start": False},
                         headers=_auth(club["edit_token"])).get_json()  # fmt: skip
@@ -122,12 +122,12 @@ def test_too_many_rules_are_refused_before_any_is_read(client: FlaskClient) -> N
 
 def test_a_view_link_sees_the_rules_and_changes_nothing(client: FlaskClient) -> None:
     club, base = _evening(client)
-    assert client.post(f"{base}/seating", json={"rules": RULES}).status_code == 401
+    assert client.post(f"{base}/seating", json={"rules": SEATING}).status_code == 401
     view = _host(client, club, base).split("/edit/")[0]
     assert client.post(f"{view}/edit/not-the-token/seating", data={}).status_code == 403
     other = new_club(client)
     wrong = client.post(
-        f"{base}/seating", json={"rules": RULES}, headers=_auth(other["edit_token"])
+        f"{base}/seating", json={"rules": SEATING}, headers=_auth(other["edit_token"])
     )
     assert wrong.status_code == 403
     assert client.get(base).get_json()["seating_rules"] == []
