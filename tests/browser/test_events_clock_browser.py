@@ -110,6 +110,15 @@ def _left(page: Page, where: str) -> int:
     return _seconds(page.locator(f"{where} [data-clock-left]").inner_text())
 
 
+def _same_time(first: Page, where: str, second: Page, there: str) -> bool:
+    """The second page's time left is the first's within a second, however long the reading
+    takes on a busy machine: it lies between the first's read before and after it."""
+    before = _left(first, where)
+    between = _left(second, there)
+    after = _left(first, where)
+    return after - 1 <= between <= before + 1
+
+
 def _clean(page: Page, refused: str = "status of 400") -> None:
     """Nothing sideways, axe clean in both schemes, nothing against the CSP or in the console
     (but the 400 of a form refused on purpose)."""
@@ -144,19 +153,18 @@ def test_the_board_and_a_phone_count_the_same_time_the_host_pauses_and_gives_ext
     phone.goto(evening["tables"][0]["edit_url"].replace("http://localhost", live_server))
     expect(phone.locator(".game-head")).to_contain_text(WORDS[lang]["head"])
     on_board = _left(board, ".series-clock-big")
-    on_phone = _left(phone, ".game-head")
     assert 11 * 60 + 20 <= on_board <= 12 * 60 + 30
-    assert abs(on_board - on_phone) <= 1
+    assert _same_time(board, ".series-clock-big", phone, ".game-head")
     time.sleep(2.2)  # both count down by themselves
     assert _left(board, ".series-clock-big") < on_board
-    assert abs(_left(board, ".series-clock-big") - _left(phone, ".game-head")) <= 1
+    assert _same_time(board, ".series-clock-big", phone, ".game-head")
     board.screenshot(path=str(shots / f"clock-board-1920-{lang}-{scheme}.png"))
     phone.screenshot(path=str(shots / f"clock-phone-320-{lang}-{scheme}.png"))
     _clean(board)
     _clean(phone)
     small = open_page(1280, 720, lang, scheme)
     small.goto(live_server + evening["board"] + light)
-    assert abs(_left(small, ".series-clock-big") - _left(board, ".series-clock-big")) <= 1
+    assert _same_time(board, ".series-clock-big", small, ".series-clock-big")
     assert sideways(small) == 0
     small.screenshot(path=str(shots / f"clock-board-1280-{lang}-{scheme}.png"))
 
@@ -189,15 +197,15 @@ def test_the_board_and_a_phone_count_the_same_time_the_host_pauses_and_gives_ext
     host.screenshot(path=str(shots / f"clock-host-360-{lang}-{scheme}.png"), full_page=True)
     _clean(host)
 
-    # Zero, three seconds from now for table 1: the phone and the board ask again by
+    # Zero, six seconds from now for table 1: the phone and the board ask again by
     # themselves and say so.
     clock = client.get(evening["api"]).get_json()["series"][0]["clock"]
     ends = datetime.datetime.fromisoformat(clock["tables"][0]["ends_at"].replace("Z", "+00:00"))
     real = datetime.datetime.now(datetime.UTC)
-    server_clock.shift = ends - real - datetime.timedelta(seconds=3)
+    server_clock.shift = ends - real - datetime.timedelta(seconds=6)
     phone.reload()
+    assert _left(phone, ".game-head") <= 6  # read before it reaches zero, even on a busy machine
     board.reload()
-    assert _left(phone, ".game-head") <= 3
     expect(phone.locator(".game-head .clock-up")).to_have_text(WORDS[lang]["last"], timeout=10_000)
     expect(board.locator(".series-clock-big .clock-up")).to_have_text(
         WORDS[lang]["up"], timeout=10_000
