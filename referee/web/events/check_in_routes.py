@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 from referee.engine.names import MAX_NAME
 from referee.web.plumbing.hosting import keep_private
 from referee.web.plumbing.i18n import known_language
+from referee.web.plumbing.numbers import plain_count
 from referee.web.plumbing.qr import qr_response
 from referee.web.vocabulary.messages import describe, describe_reason
 
@@ -143,8 +144,12 @@ def check_in_host(club_id: str, event_id: str, token: str) -> ResponseReturnValu
 
 
 def _version() -> int | None:
-    sent = request.form.get("version", "")
-    return int(sent) if sent.isdigit() and len(sent) < 10 else None
+    """The version the host's page showed; one sent but unreadable matches none (a 409)."""
+    sent = request.form.get("version")
+    if sent is None:
+        return None
+    read = plain_count(sent)
+    return -1 if read is None else read
 
 
 def check_in_open(stored: StoredEvent) -> bool:

@@ -9,9 +9,12 @@ import re
 from typing import Any
 
 from check_in_fixture import new_evening
+from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.web import create_app
 from referee.web.events import check_in, service
+from referee.web.plumbing.database import database
 
 
 def _state(client: FlaskClient, evening: dict[str, Any]) -> Any:
@@ -178,3 +181,35 @@ def test_a_check_in_link_cannot_touch_the_evening(client: FlaskClient) -> None:
                           headers={"Authorization": f"Bearer {key}"})  # fmt: skip
     assert control.status_code == 403
     assert _state(client, evening).version == 1
+
+
+def test_a_post_without_its_csrf_token_is_refused(app: Flask) -> None:
+    client = app.test_client()
+    evening = new_evening(client)
+    app.config["WTF_CSRF_ENABLED"] = True
+    forged = client.post(evening["link"], data={"action": "check_in", "name": "Ann"},
+                         headers={"Origin": "http://localhost"})  # fmt: skip
+    assert forged.status_code == 400
+    assert _state(client, evening).players == ()
+    page = client.get(evening["link"]).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page)
+    assert token is not None
+    fields = {"action": "check_in", "name": "Ann", "csrf_token": token.group(1)}
+    sent = client.post(evening["link"], data=fields, headers={"Origin": "http://localhost"})
+    assert sent.status_code == 303
+
+
+def test_check_ins_past_their_rate_limit_are_a_429(app: Flask) -> None:
+    client = app.test_client()
+    evening = new_evening(client)
+    app.config["RATELIMIT_ENABLED"] = True
+    limited = create_app({**app.config, "RATELIMIT_CHECK_IN": "2 per minute"},
+                         instance_path=app.instance_path)  # fmt: skip
+    phone = limited.test_client()
+    assert _tap(phone, evening, "Ann").status_code == 303
+    assert _tap(phone, evening, "Bo").status_code == 303
+    assert _tap(phone, evening, "Cy").status_code == 429
+    api = phone.post(f"{evening['api']}/check-in/{evening['key']}", json={"name": "Di"})
+    assert api.status_code == 429
+    assert phone.get(evening["link"]).status_code == 200  # reading is not counted
+    database(limited).dispose()
