@@ -120,7 +120,7 @@ def test_twelve_phones_check_in_see_their_seats_and_touch_only_their_own_player(
         _clean(phones[10], "seat-de-longest-name")
         _clean(phones[1], "seat-fr")
         # A phone cannot check another player out (a forged post), nor touch the evening.
-        other = {"action": "check_out", "name": MEMBERS[3]}
+        other: dict[str, str | float | bool] = {"action": "check_out", "name": MEMBERS[3]}
         forged = phones[2].request.post(evening["link"], form=other)
         assert forged.status == 403
         drawn_by_link = phones[2].request.post(f"{evening['base']}/edit/{evening['key']}/series",
