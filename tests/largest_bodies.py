@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
 
+from referee.web.events import check_in as event_check_in
 from referee.web.jsonapi.bodies import MAX_BODY
 
 JSON = dict[str, Any]
@@ -269,7 +270,8 @@ class Target:
 
 
 def target(client: Any) -> Target:
-    """A game (one round entered), a club and an evening of it (8 players checked in)."""
+    """A game (one round entered), a club and an evening of it (8 players checked in), and
+    the evening's check-in key."""
     game = client.post("/api/v1/games", json={"variant": "contract", "players": PLAYERS})
     game_data = game.get_json()
     game_auth = {"Authorization": f"Bearer {game_data['edit_token']}"}
@@ -284,8 +286,10 @@ def target(client: Any) -> Target:
                        headers=club_auth).get_json()  # fmt: skip
     client.post(f"{events}/{made['id']}/players", json={"names": PLAYERS + GUESTS},
                 headers=club_auth)  # fmt: skip
+    with client.application.app_context():  # the evening's check-in link
+        key = event_check_in.key_of(club["id"], made["id"])
     values = {"game_id": game_data["id"], "number": "1", "club_id": club["id"],
-              "event_id": made["id"]}  # fmt: skip
+              "event_id": made["id"], "key": key}  # fmt: skip
     return Target(values, game_data["edit_token"], club["edit_token"])
 
 

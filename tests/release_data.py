@@ -88,7 +88,10 @@ def facts(get: Get, ids: dict[str, list[str]]) -> dict[str, Any]:
         evening = get(f"/api/v1/clubs/{path}")
         standings = get(f"/api/v1/clubs/{path}/standings")
         evenings[path] = {
-            "name": evening["name"], "date": evening["date"], "players": evening["players"],
+            "name": evening["name"], "date": evening["date"],
+            # The fields the release answered with (later releases may add their own).
+            "players": [{key: player[key] for key in ("name", "joined", "left")}
+                        for player in evening["players"]],
             "tables": [[table["game"], table["seats"]] for series in evening["series"]
                        for table in series["tables"]],
             "standings": [[row["name"], row["points"]] for row in standings["rows"]],

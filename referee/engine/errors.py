@@ -254,6 +254,8 @@ EVENT_CODES = frozenset(
         "already_checked_in",
         "already_left",
         "seated_in_next_series",
+        "check_in_closed",
+        "no_check_in_to_undo",
         # the draw
         "too_few_players",
         "too_many_players",

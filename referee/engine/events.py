@@ -109,6 +109,10 @@ class EventPlayer:
     name: str
     joined: int = 1  # the first series they can be drawn for
     left: int | None = None  # the first series they are out of (None: still here)
+    # Checked in or out by their own phone (the evening's check-in link): the host's page
+    # marks it, with an undo; `new`: a name the club did not know when they checked in.
+    self_service: bool = False
+    new: bool = False
 
     def plays_in(self, series: int) -> bool:
         return self.joined <= series and (self.left is None or series < self.left)
@@ -207,6 +211,8 @@ class Event:
     # Keep two apart, two together, one at a fixed table: every later draw honours them.
     seating_rules: tuple[SeatingRule, ...] = ()
     version: int = 1
+    # The host closed the check-in link: players' phones check nobody in or out.
+    check_in_closed: bool = False
 
     # -- creating ------------------------------------------------------------------------
 
@@ -350,8 +356,11 @@ class Event:
 
     # -- check-in ------------------------------------------------------------------------
 
-    def verify_check_in(self, name: str) -> None:
-        """EventRefused unless `name` can join the evening (or come back) now."""
+    def verify_check_in(self, name: str, *, by_player: bool = False) -> None:
+        """EventRefused unless `name` can join the evening (or come back) now (`by_player`:
+        by their own phone, which the host may have closed)."""
+        if by_player and self.check_in_closed:
+            raise _refuse("check_in_closed", field="name")
         names, reasons = read_names([name])
         if reasons:
             raise EventRefused([replace(r, player=None, field="name") for r in reasons])
@@ -367,22 +376,28 @@ class Event:
     def can_check_in(self, name: str) -> bool:
         return allowed(lambda: self.verify_check_in(name))
 
-    def check_in(self, name: str) -> Event:
+    def check_in(self, name: str, *, by_player: bool = False, new: bool = False) -> Event:
         """The evening with `name` drawn from the next series on (a player who left comes
-        back under the name they had)."""
-        self.verify_check_in(name)
+        back under the name they had); `by_player`: by their own phone (marked for the host,
+        `new` when the club did not know the name)."""
+        self.verify_check_in(name, by_player=by_player)
         start = self.next_series
         assert start is not None
         known = self.player(name)
         if known is None:
-            arrived = EventPlayer(name=clean_name(name), joined=start)
+            arrived = EventPlayer(
+                name=clean_name(name), joined=start, self_service=by_player, new=by_player and new
+            )
             return self._with(players=(*self.players, arrived))
-        back = replace(known, joined=start, left=None)
+        back = replace(known, joined=start, left=None, self_service=by_player)
         return self._with(players=tuple(back if p is known else p for p in self.players))
 
-    def verify_leave(self, name: str) -> None:
+    def verify_leave(self, name: str, *, by_player: bool = False) -> None:
         """EventRefused unless `name` can leave: known, here, not seated in a series drawn
-        but not started (withdraw that draw first, or swap them out)."""
+        but not started (withdraw that draw first, or swap them out); `by_player`: by their
+        own phone, which the host may have closed."""
+        if by_player and self.check_in_closed:
+            raise _refuse("check_in_closed", field="name")
         known = self.player(name)
         if known is None:
             raise _refuse("unknown_player", field="name", name=str(name)[:40])
@@ -403,12 +418,43 @@ class Event:
     def can_leave(self, name: str) -> bool:
         return allowed(lambda: self.verify_leave(name))
 
-    def leave(self, name: str) -> Event:
-        """The evening with `name` out of every series not drawn yet; what they scored stays."""
-        self.verify_leave(name)
+    def close_check_in(self) -> Event:
+        """The evening with its check-in link closed (the host checks players in still)."""
+        return self._with(check_in_closed=True)
+
+    def open_check_in(self) -> Event:
+        """The evening with its check-in link open again."""
+        return self._with(check_in_closed=False)
+
+    def verify_undo_self_service(self, name: str) -> None:
+        """EventRefused unless `name`'s last check-in or check-out was by their own phone."""
+        known = self.player(name)
+        if known is None or not known.self_service:
+            raise _refuse("no_check_in_to_undo", field="name", name=str(name)[:40])
+        if known.present and not any(s.table_of(known.name) for s in self.series):
+            return
+        (self.verify_leave if known.present else self.verify_check_in)(known.name)
+
+    def undo_self_service(self, name: str) -> Event:
+        """The host undoes what `name`'s phone did: a check-in taken back (a player never
+        seated is no longer of the evening; one who was leaves), a check-out taken back (back
+        from the next series). The mark goes with it."""
+        self.verify_undo_self_service(name)
         known = self.player(name)
         assert known is not None
-        gone = replace(known, left=len(self.series) + 1)
+        if not known.present:
+            return self.check_in(known.name)
+        if any(s.table_of(known.name) for s in self.series):
+            return self.leave(known.name)
+        return self._with(players=tuple(p for p in self.players if p is not known))
+
+    def leave(self, name: str, *, by_player: bool = False) -> Event:
+        """The evening with `name` out of every series not drawn yet; what they scored stays
+        (`by_player`: by their own phone, marked for the host)."""
+        self.verify_leave(name, by_player=by_player)
+        known = self.player(name)
+        assert known is not None
+        gone = replace(known, left=len(self.series) + 1, self_service=by_player)
         return self._with(players=tuple(gone if p is known else p for p in self.players))
 
     # -- drawing a series ----------------------------------------------------------------
@@ -1010,10 +1056,11 @@ class Event:
                 if self.series_minutes is not None
                 else {}
             ),
-            "players": [{"name": p.name, "joined": p.joined, "left": p.left} for p in self.players],
+            "players": [_player_json(p) for p in self.players],
             "series": [_series_json(s) for s in self.series],
             "seating_rules": [rule.to_json() for rule in self.seating_rules],
             "version": self.version,
+            "check_in_closed": self.check_in_closed,
         }
 
     @classmethod
@@ -1039,14 +1086,28 @@ class Event:
             clock_rule=data.get("clock_rule", ClockRule.FINISH_ROUND.value),
         )
         players = tuple(
-            EventPlayer(name=str(p["name"]), joined=int(p["joined"]), left=_int_or_none(p["left"]))
+            EventPlayer(
+                name=str(p["name"]),
+                joined=int(p["joined"]),
+                left=_int_or_none(p["left"]),
+                self_service=bool(p.get("self_service", False)),
+                new=bool(p.get("new", False)),
+            )
             for p in data["players"]
         )
         series = tuple(_series_from_json(s) for s in data["series"])
-        event = replace(event, players=players, series=series)
+        closed = bool(data.get("check_in_closed", False))  # an evening kept before: open
+        event = replace(event, players=players, series=series, check_in_closed=closed)
         # An evening kept before seating rules has none.
         rules = _read_rules(event, [rule_from_json(r) for r in data.get("seating_rules") or []])
         return replace(event, seating_rules=rules, version=int(data["version"]))
+
+
+def _player_json(player: EventPlayer) -> dict[str, Any]:
+    kept: dict[str, Any] = {"name": player.name, "joined": player.joined, "left": player.left}
+    if player.self_service:  # only when set: an evening's file stays as it was without
+        kept.update(self_service=True, new=player.new)
+    return kept
 
 
 def _int_or_none(value: Any) -> int | None:

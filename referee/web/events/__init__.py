@@ -15,7 +15,7 @@ from referee.web.core import signals
 
 bp = Blueprint("events", __name__)
 
-from . import messages, routes, service, timing  # noqa: E402,F401
+from . import check_in_api, check_in_routes, messages, routes, service, timing  # noqa: E402,F401
 
 
 @bp.record_once

@@ -207,3 +207,16 @@ class SeatingForm(FlaskForm):
             number = int(table) if table.isdigit() and len(table) <= 6 else -1
             return {"keep": keep, "players": [self.first.data or ""], "table": number}
         return {"keep": keep, "players": [self.first.data or "", self.second.data or ""]}
+
+
+class SelfCheckInForm(FlaskForm):
+    """A player's phone at the check-in link (a name tapped or typed, in or out), and the
+    host's controls of the link (open, close, undo): what to do and for whom."""
+
+    action = HiddenField(default="check_in")
+    name = StringField(render_kw={"autocomplete": "off"})
+    new_name = StringField(_l("Not in the list? Your name"), render_kw={"autocomplete": "name"})
+
+    def typed_name(self) -> str:
+        """The name tapped, else the one typed."""
+        return (self.name.data or "").strip() or (self.new_name.data or "").strip()

@@ -1,6 +1,7 @@
 """An evening on paper, in the evening's language (ReportLab, as the score sheets): one PDF per
 series with a table card per table (its number, the players in seat order, who deals first, a QR
-of its game's edit page) and a blank score sheet with the table's names; and the standings.
+of its game's edit page) and a blank score sheet with the table's names; the check-in poster;
+and the standings.
 Both come from the shared PDF cache (`printing.cache`), keyed by what they show.
 """
 
@@ -166,6 +167,72 @@ def _draw_card(
         for line in simpleSplit(scan, FONT, 11, width - MARGIN - left):
             canvas.drawString(left, y, line)
             y -= 14
+
+
+# -- the check-in poster --------------------------------------------------------------------------
+
+POSTER_QR = 330.0  # points: a phone's camera reads it from two or three metres
+
+
+def check_in_poster(event_id: str, event: Event, link: str, lang: str, paper: str) -> Pdf:
+    """One page for the door or the wall: the evening, a large QR of its check-in link, what a
+    player does with it, and the link written out for a phone without a camera."""
+    key = ("event_check_in", event_id, event.name, event.date, link, lang, paper)
+    cached = _cached(key, lambda: render_check_in_poster(event, link, lang, paper).body)
+    return Pdf(cached, f"evening-check-in-{lang}-{paper}.pdf")
+
+
+@in_language
+def render_check_in_poster(event: Event, link: str, lang: str, paper: str) -> Built:
+    buffer = io.BytesIO()
+    title = gettext("Players check themselves in")
+    canvas = _canvas(buffer, paper, lang, f"{event.name} · {title}")
+    width, height = PAPERS[paper]
+    inner = width - 2 * MARGIN
+    top = height - MARGIN
+    canvas.setFillColorRGB(*MUTED)
+    head = f"{format_date(event.date, format='long')} · {words.variant_name(event.variant)}"
+    canvas.setFont(FONT, fit(head, FONT, 14, inner))
+    canvas.drawCentredString(width / 2, top - 14, head)
+    canvas.setFillColorRGB(*INK)
+    canvas.setFont(FONT_BOLD, fit(event.name, FONT_BOLD, 40, inner))
+    canvas.drawCentredString(width / 2, top - 62, event.name)
+    canvas.setFillColorRGB(*ACCENT)
+    canvas.setFont(FONT_BOLD, fit(title, FONT_BOLD, 30, inner))
+    canvas.drawCentredString(width / 2, top - 110, title)
+    qr_top = top - 140
+    draw_qr(canvas, link, (width - POSTER_QR) / 2, qr_top - POSTER_QR, POSTER_QR)
+    canvas.setFillColorRGB(*INK)
+    say = gettext(
+        "Players open this link or scan the QR on their own phone, tap their name or type a new "
+        "one, and play from the next series drawn."
+    )
+    y = qr_top - POSTER_QR - 40
+    for line in simpleSplit(say, FONT, 18, inner):
+        canvas.setFont(FONT, 18)
+        canvas.drawCentredString(width / 2, y, line)
+        y -= 24
+    canvas.setFillColorRGB(*MUTED)
+    y -= 12
+    for line in _split_link(link, FONT, 12, inner):
+        canvas.setFont(FONT, 12)
+        canvas.drawCentredString(width / 2, y, line)
+        y -= 16
+    canvas.showPage()
+    canvas.save()
+    body = buffer.getvalue()
+    return Built(body=body, etag=etag_of(body), pages=1)
+
+
+def _split_link(link: str, font: str, size: float, room: float) -> list[str]:
+    """A link has no spaces to break at: break it wherever the line is full."""
+    lines, line = [], ""
+    for char in link:
+        if line and pdfmetrics.stringWidth(line + char, font, size) > room:
+            lines.append(line)
+            line = ""
+        line += char
+    return [*lines, line]
 
 
 # -- the standings --------------------------------------------------------------------------------

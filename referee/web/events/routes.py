@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from werkzeug.wrappers import Response as HttpResponse
 
 from referee.engine.errors import Reason, RefereeError, reason
 from referee.web.clubs.access import editable_club, remember
@@ -315,7 +316,7 @@ def export_json(club_id: str, event_id: str) -> ResponseReturnValue:
 @bp.get("/clubs/<club_id>/events/<event_id>.csv")
 def export_csv(club_id: str, event_id: str) -> ResponseReturnValue:
     stored = event_or_404(club_id, event_id)
-    return _download(stored, exports.to_csv(stored, _pdf_language(stored)), "text/csv", ".csv")
+    return _download(stored, exports.to_csv(stored, pdf_language(stored)), "text/csv", ".csv")
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>/results.txt")
@@ -325,7 +326,7 @@ def results_txt(club_id: str, event_id: str) -> ResponseReturnValue:
     stored = event_or_404(club_id, event_id)
     text = results_text(
         stored,
-        _pdf_language(stored),
+        pdf_language(stored),
         club=club_name(stored.club_id),
         link=view_url(stored.club_id, stored.id, external=True),
     )
@@ -334,7 +335,7 @@ def results_txt(club_id: str, event_id: str) -> ResponseReturnValue:
     return response
 
 
-def _pdf_language(stored: StoredEvent) -> str:
+def pdf_language(stored: StoredEvent) -> str:
     """A file's language: the evening's, or the one `?lang` names (a 400 for one we do not
     speak)."""
     asked = request.args.get("lang")
@@ -345,7 +346,7 @@ def _pdf_language(stored: StoredEvent) -> str:
     return asked
 
 
-def _printed(pdf: printing.Pdf) -> ResponseReturnValue:
+def printed(pdf: printing.Pdf) -> HttpResponse:
     response = Response(pdf.cached.body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{pdf.filename}"'
     response.set_etag(pdf.cached.etag)
@@ -353,7 +354,7 @@ def _printed(pdf: printing.Pdf) -> ResponseReturnValue:
     return response.make_conditional(request)
 
 
-def _paper() -> str:
+def paper_asked() -> str:
     paper = request.args.get("paper", "a4").strip().lower() or "a4"
     if paper not in ("a4", "letter"):
         abort(400, description=gettext("Paper must be A4 or Letter."))
@@ -367,16 +368,16 @@ def table_cards(club_id: str, event_id: str, token: str, number: int) -> Respons
     if stored.event.series_of(number) is None:
         abort(404)
     links = service.table_edit_links(stored, number)
-    lang, paper = _pdf_language(stored), _paper()
-    return _printed(printing.table_cards(stored.id, stored.event, number, links, lang, paper))
+    lang, paper = pdf_language(stored), paper_asked()
+    return printed(printing.table_cards(stored.id, stored.event, number, links, lang, paper))
 
 
 @bp.get("/clubs/<club_id>/events/<event_id>/standings.pdf")
 def standings_pdf(club_id: str, event_id: str) -> ResponseReturnValue:
     """The evening's standings as they stand (final once every table finished)."""
     stored = event_or_404(club_id, event_id)
-    lang, paper = _pdf_language(stored), _paper()
-    return _printed(printing.standings_pdf(stored.id, stored.event, lang, paper))
+    lang, paper = pdf_language(stored), paper_asked()
+    return printed(printing.standings_pdf(stored.id, stored.event, lang, paper))
 
 
 @bp.context_processor

@@ -324,6 +324,10 @@ class PlayerAnswer(Answer):
     name: str
     joined: int = Field(description="the first series they are drawn for")
     left: int | None = Field(description="the first series they are out of; null: here")
+    by_phone: bool = Field(
+        default=False, description="checked in or out last by their own phone (check-in link)"
+    )
+    new: bool = Field(default=False, description="by phone, a name the club did not know")
 
 
 class EventAnswer(Answer):
@@ -351,6 +355,7 @@ class EventAnswer(Answer):
     seating_rules: list[SeatingRuleAnswer] = Field(
         default_factory=list, description="keep apart, keep together, a fixed table"
     )
+    check_in_open: bool = Field(description="players may check themselves in by the link")
     series: list[SeriesAnswer]
     view_url: str
 
@@ -390,8 +395,12 @@ class EventAnswer(Answer):
             next_series=event.next_series,
             finished=event.finished,
             players=[
-                PlayerAnswer(name=p.name, joined=p.joined, left=p.left) for p in event.players
+                PlayerAnswer(
+                    name=p.name, joined=p.joined, left=p.left, by_phone=p.self_service, new=p.new
+                )
+                for p in event.players
             ],
+            check_in_open=not event.check_in_closed,
             seating_rules=[SeatingRuleAnswer.of(rule) for rule in event.seating_rules],
             series=[SeriesAnswer.of(event, s, links, now) for s in event.series],
             view_url=view_url,

@@ -330,6 +330,21 @@ def leave(
     return _write(club_id, event_id, token, version, _plain(lambda e: e.leave(name)))
 
 
+def undo_self_service(
+    club_id: Any, event_id: Any, token: str | None, name: Any, *, version: int | None = None
+) -> Written:
+    """The host undoes a player's own check-in or check-out (`check_in.py`)."""
+    return _write(club_id, event_id, token, version, _plain(lambda e: e.undo_self_service(name)))
+
+
+def set_check_in(
+    club_id: Any, event_id: Any, token: str | None, is_open: bool, *, version: int | None = None
+) -> Written:
+    """The evening's check-in link opened or closed by the host."""
+    step = (lambda e: e.open_check_in()) if is_open else (lambda e: e.close_check_in())
+    return _write(club_id, event_id, token, version, _plain(step))
+
+
 def draw(
     club_id: Any,
     event_id: Any,

@@ -1,5 +1,5 @@
 """Rate limits (Flask-Limiter): how often one address may solve, check, write, create, import,
-run a club night, draw drills and build a PDF.
+run a club night, check in by phone, draw drills and build a PDF.
 
 The calls are named here by endpoint, in groups that share one count per client address, and
 limited when the app is built (`init_app`, after every blueprint is registered): no view
@@ -132,7 +132,16 @@ GROUPS: Final = (
             "events_api.players",
             "events_api.series",
             "events_api.seating",
+            "events.check_in_host",
+            "events_api.check_in_control",
         ),
+    ),
+    # Players checking themselves in and out by an evening's check-in link, from the page and
+    # the API: forty phones on the club's one address arrive within minutes, a few tap twice.
+    Group(
+        "RATELIMIT_CHECK_IN",
+        "60 per minute; 600 per hour",
+        ("events.check_in_page", "events_api.check_in_write"),
     ),
     # The trainer's packs of drills: each draws up to 50 hands and asks the referee (the
     # solver too) about every one. The trainer's pages draw their session's ten again on every

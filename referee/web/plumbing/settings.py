@@ -18,8 +18,8 @@ the command line alike (README: Configuration).
   (default: a file in the data folder that every worker of the box shares, `limit_store.py`;
   `redis://...` shares it between boxes, `memory://` keeps one count per worker), and one limit
   per group of calls: RATELIMIT_SOLVE, RATELIMIT_CHECKS, RATELIMIT_WRITES, RATELIMIT_CREATE,
-  RATELIMIT_EVENTS, RATELIMIT_IMPORTS, RATELIMIT_DRILLS, RATELIMIT_TRAINER_PACKS, RATELIMIT_PDF
-  (as "20 per minute; 200 per hour").
+  RATELIMIT_EVENTS, RATELIMIT_CHECK_IN, RATELIMIT_IMPORTS, RATELIMIT_DRILLS,
+  RATELIMIT_TRAINER_PACKS, RATELIMIT_PDF (as "20 per minute; 200 per hour").
 
 A value that cannot be read stops the start with a SettingError naming the variable, rather
 than running with a setting nobody asked for.
@@ -112,6 +112,7 @@ LIMIT_VARIABLES = (
     "RATELIMIT_WRITES",
     "RATELIMIT_CREATE",
     "RATELIMIT_EVENTS",
+    "RATELIMIT_CHECK_IN",
     "RATELIMIT_IMPORTS",
     "RATELIMIT_DRILLS",
     "RATELIMIT_TRAINER_PACKS",

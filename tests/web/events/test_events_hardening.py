@@ -62,6 +62,7 @@ def test_a_nul_in_an_evening_id_is_a_404_on_every_database(
             ("POST", f"{page}/edit/{token}/players"), ("POST", f"{page}/edit/{token}/series"),
             ("GET", f"{page}/edit/{token}/series/1/tables.pdf"),
             ("GET", f"{page}/edit/{token}/tables/1/1/qr.svg"),
+            ("GET", f"{page}/edit/{token}/check-in.pdf"),
         ):  # fmt: skip
             answer = client.open(path, method=method, json={"series": 1}, headers=made["auth"])
             assert answer.status_code in (400, 403, 404, 405), (method, path, answer.status_code)
