@@ -314,10 +314,11 @@ CONDITION_CODES = frozenset(
     }
 )
 
-# A club's season that cannot be (`referee.engine.seasons`), beside `empty_name` and
-# `name_too_long`.
+# A club's season that cannot be (`referee.engine.seasons`).
 SEASON_CODES = frozenset(
     {
+        "empty_season_name",
+        "season_name_too_long",
         "season_ends_before_start",
         "season_without_evenings",
         "too_many_season_evenings",

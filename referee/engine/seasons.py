@@ -118,12 +118,10 @@ class Season:
                 )
             )
         kind = _read_rule(rule, reasons)
-        if not 1 <= evenings:
+        if evenings < 1:
             reasons.append(reason("season_without_evenings", field="events"))
         elif evenings > MAX_EVENINGS:
-            reasons.append(
-                reason("too_many_season_evenings", field="events", max=MAX_EVENINGS)
-            )
+            reasons.append(reason("too_many_season_evenings", field="events", max=MAX_EVENINGS))
         if kind is Rule.BEST:
             _count_reasons(best, "best", "bad_best_evenings", evenings, reasons)
         if kind is Rule.AVERAGE:
@@ -142,11 +140,11 @@ class Season:
 
 def _read_name(name: Any, reasons: list[Reason]) -> str:
     if not isinstance(name, str) or not clean_name(name):
-        reasons.append(reason("empty_name", field="name"))
+        reasons.append(reason("empty_season_name", field="name"))
         return ""
     title = clean_name(name)
     if len(title) > MAX_SEASON_NAME:
-        reasons.append(reason("name_too_long", field="name", max=MAX_SEASON_NAME))
+        reasons.append(reason("season_name_too_long", field="name", max=MAX_SEASON_NAME))
     return title
 
 
@@ -158,12 +156,10 @@ def _read_rule(rule: Any, reasons: list[Reason]) -> Rule | None:
         return None
 
 
-def _count_reasons(
-    value: Any, field: str, code: str, evenings: int, reasons: list[Reason]
-) -> None:
+def _count_reasons(value: Any, field: str, code: str, evenings: int, reasons: list[Reason]) -> None:
     whole = isinstance(value, int) and not isinstance(value, bool)
     if not whole or not 1 <= value <= max(evenings, 1):
-        shown = value if whole else str(value)[:20]
+        shown = value if whole else "–" if value is None else str(value)[:20]
         reasons.append(reason(code, field=field, value=shown, evenings=evenings))
 
 
@@ -260,8 +256,8 @@ def _ranked(season: Season, evenings: Sequence[Evening]) -> tuple[SeasonRow, ...
     ranked = [(k, row) for k, row in keyed if _qualifies(season, row)]
     unranked = [(k, row) for k, row in keyed if not _qualifies(season, row)]
     out: list[SeasonRow] = []
-    for key, row in sorted(ranked, key=lambda pair: pair[0]):
-        place = 1 + sum(other < key for other, _ in ranked)
+    for order, row in sorted(ranked, key=lambda pair: pair[0]):
+        place = 1 + sum(other < order for other, _ in ranked)
         out.append(_placed(row, place))
     out.extend(row for _, row in sorted(unranked, key=lambda pair: pair[0]))
     return tuple(out)
@@ -303,4 +299,3 @@ def _sort_key(row: SeasonRow) -> tuple[Fraction, int, Fraction]:
 
 def _placed(row: SeasonRow, place: int) -> SeasonRow:
     return replace(row, place=place)
-

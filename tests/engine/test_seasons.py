@@ -4,6 +4,7 @@ and the seasons the engine refuses."""
 from __future__ import annotations
 
 import datetime
+import time
 from fractions import Fraction
 
 import pytest
@@ -55,7 +56,10 @@ def test_sum_adds_every_evening_and_shares_equal_places() -> None:
         _season("sum"),
         [_evening(0, ("Ann", 10), ("Bo", 6)), _evening(1, ("Bo", 10), ("Ann", 6))],
     )
-    assert [(r.place, r.name, r.total) for r in table.rows] == [(1, "Ann", 16), (1, "Bo", 16)]
+    assert [(r.place, r.name, r.total) for r in table.rows] == [
+        (1, "Ann", Fraction(16)),
+        (1, "Bo", Fraction(16)),
+    ]
 
 
 def test_best_n_drops_the_worst_evenings_and_keeps_the_earlier_of_equal_ones() -> None:
@@ -78,9 +82,9 @@ def test_average_ranks_only_players_with_the_minimum_attendance() -> None:
     ]
     table = season_table(_season("average", min_evenings=2, evenings=2), evenings)
     assert [(r.place, r.name, r.total) for r in table.rows] == [
-        (1, "Ann", 6),
-        (2, "Bo", 6),  # the same average, but Ann won an evening
-        (None, "Cy", 12),  # one evening of two: listed after, unranked
+        (1, "Ann", Fraction(6)),
+        (2, "Bo", Fraction(6)),  # the same average, but Ann won an evening
+        (None, "Cy", Fraction(12)),  # one evening of two: listed after, unranked
     ]
 
 
@@ -113,7 +117,7 @@ def test_a_season_of_one_evening_has_no_movement() -> None:
 
 def test_an_evening_without_results_yet_is_a_column_of_absent_cells() -> None:
     table = season_table(_season("sum"), [_evening(0, ("Ann", 10)), _evening(1)])
-    assert table.rows[0].cells == (10, None)
+    assert table.rows[0].cells == (Fraction(10), None)
     assert table.last == 0
 
 
@@ -141,7 +145,7 @@ def test_an_end_before_the_start_and_a_long_name_are_refused_together() -> None:
         Season.create(
             name="x" * 65, starts=DAY, ends=DAY - datetime.timedelta(days=1), rule="sum", evenings=1
         )
-    assert _codes(refused) == ["name_too_long", "season_ends_before_start"]
+    assert _codes(refused) == ["season_name_too_long", "season_ends_before_start"]
 
 
 # -- properties -------------------------------------------------------------------------------
@@ -171,11 +175,14 @@ def seasons_of_evenings(draw: st.DrawFn) -> tuple[Season, list[Evening]]:
 def test_places_are_one_to_n_with_ties_shared(case: tuple[Season, list[Evening]]) -> None:
     season, evenings = case
     rows = [r for r in season_table(season, evenings).rows if r.place is not None]
-    for i, row in enumerate(rows):
-        assert row.place == 1 or row.place == i + 1 or row.place == rows[i - 1].place
+    places = [r.place for r in rows if r.place is not None]
+    for i, place in enumerate(places):
+        # a place is its row's number, or the place above it where the two are equal
+        assert place == i + 1 or (
+            i and place == places[i - 1] and rows[i - 1].total == rows[i].total
+        )
         if i:
-            assert rows[i - 1].total >= row.total
-    assert [r.place for r in rows] == sorted(r.place for r in rows)
+            assert rows[i - 1].total >= rows[i].total
 
 
 @settings(max_examples=150, deadline=None)
@@ -197,3 +204,23 @@ def test_a_total_is_the_sum_of_its_kept_cells(case: tuple[Season, list[Evening]]
         if season.rule is Rule.AVERAGE:
             expected /= row.played
         assert row.total == expected
+
+
+def test_a_season_of_40_evenings_is_worked_out_in_well_under_a_second() -> None:
+    names = [f"Player {n}" for n in range(24)]
+
+    def evening(week: int) -> Evening:
+        placings = tuple(
+            Placing(
+                name=names[(week + i) % 24],
+                tournament_points=Fraction((i * 7 + week) % 13),
+                place=i + 1,
+            )
+            for i in range(16)
+        )
+        return Evening(key=str(week), date=DAY + datetime.timedelta(weeks=week), placings=placings)
+
+    season = _season("best", best=30, evenings=40)
+    started = time.perf_counter()
+    table = season_table(season, [evening(week) for week in range(40)])
+    assert len(table.rows) == 24 and time.perf_counter() - started < 0.5
