@@ -112,10 +112,11 @@ def can_edit(club_id: str, token: str | None) -> bool:
 def table_of(stored: StoredSeason) -> Table:
     """The season's table as its evenings stand now."""
     found = store.evenings(stored.club_id, stored.season.starts, stored.season.ends)
-    return _table(stored, found)
+    return table_with(stored, found)
 
 
-def _table(stored: StoredSeason, found: Sequence[StoredEvening]) -> Table:
+def table_with(stored: StoredSeason, found: Sequence[StoredEvening]) -> Table:
+    """The season's table over `found`, the club's evenings within its dates."""
     counted = tuple(e for e in found if e.id not in stored.left_out)
     left_out = tuple(e for e in found if e.id in stored.left_out)
     table = season_table(stored.season, [evening_of(e.id, e.event) for e in counted])
