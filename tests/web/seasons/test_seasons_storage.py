@@ -19,7 +19,6 @@ from referee.web import create_app
 from referee.web.backup.archive import BackupError, dump, restore
 from referee.web.plumbing.database import database
 
-
 COLUMNS = ("id", "club_id", "name", "starts", "ends", "rule", "best", "min_evenings",
            "left_out", "version", "created_at", "updated_at")  # fmt: skip
 
@@ -62,13 +61,7 @@ def _club_with_a_season(app: Flask) -> tuple[str, dict[str, Any]]:
     assert saved.status_code in (200, 201), saved.get_json()
     season = client.post(
         f"/api/v1/clubs/{club['id']}/seasons",
-        json={
-            "name": "Autumn",
-            "starts": "2026-09-01",
-            "ends": "2026-12-31",
-            "rule": "average",
-            "min_evenings": 1,
-        },  # fmt: skip
+        json=AUTUMN,
         headers=auth,
     )
     assert season.status_code == 201, season.get_json()
