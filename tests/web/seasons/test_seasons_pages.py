@@ -29,7 +29,7 @@ def season(app: Flask, client: FlaskClient) -> dict[str, Any]:
             "ends": "2026-09-30",
             "rule": "best",
             "best": "3",
-        },  # fmt: skip
+        },
     )
     assert made.status_code == 302, made.get_data(as_text=True)
     season_id = made.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
@@ -56,7 +56,7 @@ def test_best_5_of_4_is_said_on_the_form_and_nothing_is_made(
             "ends": "2026-09-30",
             "rule": "best",
             "best": "5",
-        },  # fmt: skip
+        },
     )
     assert refused.status_code == 400
     assert "The best 5 of 4 club nights cannot be counted" in refused.get_data(as_text=True)
@@ -80,15 +80,23 @@ def test_the_host_unticks_an_evening_and_it_no_longer_counts(
             "rule": "best",
             "best": "3",
             "counted": kept,
-        },  # fmt: skip
+        },
     )
     assert changed.status_code == 302
     api = f"/api/v1/clubs/{season['club']}/seasons/{season['id']}"
     shown = client.get(api).get_json()
     assert [e["id"] for e in shown["evenings"]] == kept
     assert [e["id"] for e in shown["left_out"]] == season["events"][3:]
-    stale = client.post(where, data={"version": "1", "name": "Late", "starts": "2026-09-01",
-                                     "ends": "2026-09-30", "rule": "sum"})  # fmt: skip
+    stale = client.post(
+        where,
+        data={
+            "version": "1",
+            "name": "Late",
+            "starts": "2026-09-01",
+            "ends": "2026-09-30",
+            "rule": "sum",
+        },
+    )
     assert stale.status_code == 409
 
 
