@@ -12,6 +12,7 @@ prints each call's worst.
 from __future__ import annotations
 
 import copy
+import datetime
 import gc
 import json
 import time
@@ -288,8 +289,12 @@ def target(client: Any) -> Target:
                 headers=club_auth)  # fmt: skip
     with client.application.app_context():  # the evening's check-in link
         key = event_check_in.key_of(club["id"], made["id"])
+    today = datetime.date.today()
+    season = client.post(f"/api/v1/clubs/{club['id']}/seasons", headers=club_auth, json={
+        "name": "Year", "starts": f"{today.year}-01-01", "ends": f"{today.year}-12-31"},
+    ).get_json()  # fmt: skip
     values = {"game_id": game_data["id"], "number": "1", "club_id": club["id"],
-              "event_id": made["id"], "key": key}  # fmt: skip
+              "event_id": made["id"], "key": key, "season_id": season["id"]}  # fmt: skip
     return Target(values, game_data["edit_token"], club["edit_token"])
 
 
@@ -311,6 +316,14 @@ BASES: Final[Mapping[tuple[str, str], Any]] = {
         ],
     },
     ("post", "/api/v1/clubs/{club_id}/events/{event_id}/series"): {"series": 1, "start": False},
+    # A season's dates around today's evening; a stale version, so the sweep never deletes it.
+    ("post", "/api/v1/clubs/{club_id}/seasons"): {
+        "name": "Year",
+        "starts": "2000-01-01",
+        "ends": "2099-12-31",
+        "rule": "sum",
+    },
+    ("delete", "/api/v1/clubs/{club_id}/seasons/{season_id}"): {"version": 999},
 }
 
 

@@ -337,4 +337,26 @@ CONDITION_CODES = frozenset(
     }
 )
 
-ALL_CODES = ERROR_CODES | GAME_CODES | VIOLATION_CODES | CONDITION_CODES | EVENT_CODES | DRILL_CODES
+# A club's season that cannot be (`referee.engine.seasons`).
+SEASON_CODES = frozenset(
+    {
+        "empty_season_name",
+        "season_name_too_long",
+        "season_ends_before_start",
+        "season_without_evenings",
+        "too_many_season_evenings",
+        "unknown_season_rule",
+        "bad_best_evenings",
+        "bad_min_evenings",
+    }
+)
+
+ALL_CODES = (
+    ERROR_CODES
+    | GAME_CODES
+    | VIOLATION_CODES
+    | CONDITION_CODES
+    | EVENT_CODES
+    | DRILL_CODES
+    | SEASON_CODES
+)

@@ -77,7 +77,7 @@ def create_app(
         found = settings.secret(os.environ, "SECRET_KEY")
         app.config["SECRET_KEY"] = found or _instance_secret_key(app)
 
-    from referee.web import clubs, events, games, jsonapi, printing, refereeing
+    from referee.web import clubs, events, games, jsonapi, printing, refereeing, seasons
 
     from .clubs import service as clubs_service
     from .clubs.api import api_bp as clubs_api_bp
@@ -86,6 +86,8 @@ def create_app(
     from .games import queries as game_queries
     from .games.api import api_bp as games_api_bp
     from .refereeing.api import api_bp as refereeing_api_bp
+    from .seasons import store as season_store
+    from .seasons.api import api_bp as seasons_api_bp
     from .training import api_bp as training_api_bp
     from .training import bp as training_bp
 
@@ -98,7 +100,12 @@ def create_app(
     # none, and an evening's pages (/clubs/<club_id>/events/<event_id>/...) the evening's
     # (i18n.select_locale decides each request's language; docs/ARCHITECTURE.md).
     i18n.init_app(
-        app, own_languages={"game_id": game_queries.lang_of, "event_id": event_store.lang_of}
+        app,
+        own_languages={
+            "game_id": game_queries.lang_of,
+            "event_id": event_store.lang_of,
+            "season_id": season_store.lang_of,  # a season speaks its club's language
+        },
     )
     theme.init_app(app)
     errors.init_app(app)
@@ -128,6 +135,7 @@ def create_app(
     csrf.exempt(games_api_bp)
     csrf.exempt(clubs_api_bp)
     csrf.exempt(events_api_bp)
+    csrf.exempt(seasons_api_bp)
     csrf.exempt(training_api_bp)
     jsonapi.init_app(app)
     health.init_app(app, reports={"live": live.state})
@@ -136,10 +144,12 @@ def create_app(
         games_api_bp,
         clubs_api_bp,
         events_api_bp,
+        seasons_api_bp,
         training_api_bp,
         games.bp,
         clubs.bp,
         events.bp,
+        seasons.bp,
         refereeing.bp,
         printing.bp,
         training_bp,

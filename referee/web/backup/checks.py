@@ -33,15 +33,20 @@ from referee.engine.events import Event
 from referee.engine.game import Game
 from referee.engine.names import clean_name
 from referee.engine.records import record_of
+from referee.engine.seasons import MAX_EVENINGS, Season
 from referee.web.backup.reader import BackupError
 from referee.web.clubs import board
 from referee.web.clubs import store as clubs_store
 from referee.web.clubs.models import club_games, clubs
+from referee.web.core import ids
 from referee.web.core.languages import LANGUAGES
 from referee.web.events import store as events_store
 from referee.web.events.models import event_games, events
 from referee.web.games import queries as game_queries
 from referee.web.games.models import games, requests, rounds
+from referee.web.seasons import service as seasons_service
+from referee.web.seasons import store as seasons_store
+from referee.web.seasons.models import seasons
 
 #: The problems named one by one; past that, only counted.
 NAMED: Final = 10
@@ -77,8 +82,11 @@ def read_back(conn: Connection) -> list[str]:
     event_ids = conn.execute(select(events.c.id).order_by(events.c.id)).scalars().all()
     for event_id in event_ids:
         _checked(problems, f"club night {event_id}", partial(_event, conn, event_id))
+    season_ids = conn.execute(select(seasons.c.id).order_by(seasons.c.id)).scalars().all()
+    for season_id in season_ids:
+        _checked(problems, f"season {season_id}", partial(_season, conn, season_id))
     if problems:
-        raise Unreadable(problems, checked + len(club_ids) + len(event_ids))
+        raise Unreadable(problems, checked + len(club_ids) + len(event_ids) + len(season_ids))
     return warnings
 
 
@@ -235,6 +243,28 @@ def _event(conn: Connection, event_id: str) -> None:
         raise _Problem(f"its language {stored.lang!r} is not one of {', '.join(LANGUAGES)}")
     _tables_games(conn, event_id, stored.club_id, stored.event)
     stored.event.standings(unfinished=True)
+
+
+def _season(conn: Connection, season_id: str) -> None:
+    """A season as the engine would make it (its name, dates and rule, whatever evenings it
+    counts), leaving out only ids, and its table worked out from the evenings restored."""
+    stored = seasons_store.read(conn, season_id)
+    if stored is None:
+        raise _Problem("it does not read")
+    season = stored.season
+    Season.create(
+        name=season.name,
+        starts=season.starts,
+        ends=season.ends,
+        rule=season.rule.value,
+        best=season.best,
+        min_evenings=season.min_evenings,
+        evenings=MAX_EVENINGS,
+    )
+    if not all(isinstance(i, str) and ids.valid_id(i) for i in stored.left_out):
+        raise _Problem("the evenings it leaves out are not ids")
+    found = seasons_store.evenings_on(conn, stored.club_id, season.starts, season.ends)
+    seasons_service.table_with(stored, found)
 
 
 def _tables_games(conn: Connection, event_id: str, club_id: str, event: Event) -> None:

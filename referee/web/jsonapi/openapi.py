@@ -196,6 +196,10 @@ def document(version: str, server: str = "/", *, limited: Collection[tuple[str, 
                 "name": "events",
                 "description": "A club night: check-in, series drawn to tables, the standings",
             },
+            {
+                "name": "seasons",
+                "description": "A club's season: its club nights added up in one table",
+            },
         ],
         "paths": paths,
         "components": {

@@ -8,7 +8,8 @@ from alembic import context
 from sqlalchemy import create_engine
 
 import referee.web.clubs.models  # (its tables join the same metadata)
-import referee.web.events.models  # noqa: F401  (as do the club nights')
+import referee.web.events.models  # (as do the club nights')
+import referee.web.seasons.models  # noqa: F401  (and a club's seasons)
 from referee.web.games.models import metadata
 from referee.web.plumbing.database import VERSION_TABLE, normalize_url
 

@@ -36,7 +36,9 @@ from referee.web.core.languages import DEFAULT_LANGUAGE, LANGUAGES, supported
 from referee.web.plumbing import resources
 
 #: The catalog areas, each with its own translations/<area>/ folder (docs/ARCHITECTURE.md).
-AREAS = ("core", "api", "games", "refereeing", "printing", "clubs", "events", "training")
+AREAS = (
+    "core", "api", "games", "refereeing", "printing", "clubs", "events", "seasons", "training"
+)  # fmt: skip
 TRANSLATIONS_ROOT = resources.TRANSLATIONS
 COOKIE_NAME = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600

@@ -226,6 +226,19 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "seating_rule_twice": {"name": "Ann"},
     "rules_contradict": {"first": "Ann", "second": "Bo"},
     "two_fixed_tables": {"name": "Ann", "table": 2},
+    # a club's seasons
+    "season_not_found": {},
+    "stale_season_version": {"version": 2, "current": 3},
+    "bad_season_date": {"date": "1.9.26"},
+    "not_a_season_evening": {"event": "['abc']"},
+    "empty_season_name": {},
+    "season_name_too_long": {"max": 64},
+    "season_ends_before_start": {"starts": "2026-09-01", "ends": "2026-08-01"},
+    "season_without_evenings": {},
+    "too_many_season_evenings": {"max": 120},
+    "unknown_season_rule": {"rule": "most"},
+    "bad_best_evenings": {"value": 5, "evenings": 3},
+    "bad_min_evenings": {"value": 0, "evenings": 3},
 }
 
 

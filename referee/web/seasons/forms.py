@@ -1,0 +1,80 @@
+"""The seasons' form: a season's name, dates and rule, and (once it has evenings) which of
+them count. It carries the season's version, so a form sent after another phone changed the
+season is refused (409). The engine checks what the numbers mean (best 5 of 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import DateField, HiddenField, RadioField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
+from wtforms.validators import InputRequired, Length, Optional
+
+from referee.engine.seasons import MAX_EVENINGS, MAX_SEASON_NAME
+from referee.web.clubs.forms import MemberChecks
+from referee.web.vocabulary.fields import WholeNumberField
+
+
+class SeasonForm(FlaskForm):
+    """A new season, or a season's settings changed."""
+
+    version = HiddenField()
+    name = StringField(
+        _l("Name of the season"),
+        validators=[InputRequired(), Length(max=MAX_SEASON_NAME)],
+        render_kw={"maxlength": MAX_SEASON_NAME, "autocomplete": "off"},
+    )
+    starts = DateField(_l("First day"), validators=[InputRequired()])
+    ends = DateField(_l("Last day"), validators=[InputRequired()])
+    rule = RadioField(
+        _l("The season's table"),
+        choices=[
+            SelectChoice("sum", _l("the sum of every club night's tournament points")),
+            SelectChoice("best", _l("each player's best club nights (set how many below)")),
+            SelectChoice("average", _l("points per club night, with a minimum attendance")),
+        ],
+        default="sum",
+    )
+    best = WholeNumberField(
+        _l("Best club nights that count"), low=1, high=MAX_EVENINGS, validators=[Optional()]
+    )
+    min_evenings = WholeNumberField(
+        _l("Club nights a player needs to be ranked"),
+        low=1,
+        high=MAX_EVENINGS,
+        validators=[Optional()],
+    )
+    counted = MemberChecks(
+        _l("Club nights that count"),
+        choices=[],
+        description=_l("Every club night within the dates counts unless you untick it."),
+    )
+    save = SubmitField(_l("Save the season"))
+
+    def setup(self, evenings: list[tuple[str, str]]) -> None:
+        """`evenings`: (id, label) of the club's evenings within the season's dates."""
+        self.counted.choices = [SelectChoice(i, label) for i, label in evenings]
+        if not evenings:
+            del self.counted
+
+    def fields(self, within: list[str]) -> dict[str, Any]:
+        """What the service reads; the evenings within the dates not ticked are left out."""
+        fields: dict[str, Any] = {
+            "name": self.name.data or "",
+            "starts": self.starts.data,
+            "ends": self.ends.data,
+            "rule": self.rule.data,
+            "best": self.best.data if self.rule.data == "best" else None,
+            "min_evenings": self.min_evenings.data if self.rule.data == "average" else None,
+        }
+        if "counted" in self._fields:
+            ticked = set(self.counted.data or ())
+            fields["left_out"] = [i for i in within if i not in ticked]
+        return fields
+
+
+class DeleteForm(FlaskForm):
+    version = HiddenField()
+    delete = SubmitField(_l("Delete the season"))

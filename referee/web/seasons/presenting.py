@@ -1,0 +1,66 @@
+"""What a season's pages, exports and answers say in words: its rule and tie-breaks, a
+movement, a tournament points figure."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flask_babel import gettext, ngettext
+
+from referee.engine.seasons import Movement, Rule, Season
+
+
+def rule_sentence(season: Season) -> str:
+    """The rule in words, then how ties go (the engine's `seasons` docstring says the same)."""
+    if season.rule is Rule.BEST:
+        best = season.best or 1
+        rule = ngettext(
+            "Each player’s best club night counts; the others are dropped (greyed).",
+            "Each player’s best %(num)d club nights count; the others are dropped (greyed).",
+            best,
+        )
+    elif season.rule is Rule.AVERAGE:
+        least = season.min_evenings or 1
+        rule = ngettext(
+            "Ranked by tournament points per club night played; every player who played is ranked.",
+            "Ranked by tournament points per club night played; a player needs %(num)d club "
+            "nights to be ranked (those with fewer are listed after, unranked).",
+            least,
+        )
+    else:
+        rule = gettext("The tournament points of every club night are added up.")
+    ties = gettext(
+        "Ties go to more club nights won, then to more tournament points over every club "
+        "night played."
+    )
+    return f"{rule} {ties}"
+
+
+def movement_label(movement: Movement | None) -> str:
+    """A movement for a screen reader: "up 2 places since the last club night"."""
+    if movement is None:
+        return ""
+    if movement.kind == "up":
+        return ngettext("up %(num)d place", "up %(num)d places", movement.by)
+    if movement.kind == "down":
+        return ngettext("down %(num)d place", "down %(num)d places", movement.by)
+    if movement.kind == "same":
+        return gettext("same place")
+    return gettext("new in the table")
+
+
+def movement_sign(movement: Movement | None) -> str:
+    """▲2, ▼1, = or the word for new."""
+    if movement is None:
+        return ""
+    return gettext("new") if movement.kind == "new" else movement.sign
+
+
+def points_text(value: Fraction) -> str:
+    """Tournament points as a club writes them: 12, 12½, 12.33."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        whole = value.numerator // 2
+        return f"{whole}½" if whole else "½"
+    return f"{float(value):.2f}"

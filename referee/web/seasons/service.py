@@ -1,0 +1,278 @@
+"""A club's seasons between the pages and API (`routes.py`, `api.py`) and the store: each
+operation returns one result type, and each that writes owns its transaction under the club's
+row lock (the lock a club night's write takes first too). The rule and its checks are the
+engine's (`engine.seasons`); the season's table is worked out from its evenings' standings
+whenever it is read, so a round saved at an evening's table moves the season with no write of
+its own.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from referee.engine.errors import GameRefused, Reason, reason
+from referee.engine.events import Event
+from referee.engine.seasons import Evening, Placing, Season, SeasonTable, season_table
+from referee.web.clubs import service as clubs_service
+from referee.web.clubs.store import ClubNotFound
+from referee.web.plumbing.database import database
+
+from . import store
+from .store import StoredEvening, StoredSeason
+
+#: The most evenings a body may leave out (a season's evenings are bounded by the engine).
+MAX_LEFT_OUT = 120
+
+
+@dataclass(frozen=True)
+class Created:
+    stored: StoredSeason
+
+
+@dataclass(frozen=True)
+class Changed:
+    stored: StoredSeason
+
+
+@dataclass(frozen=True)
+class Deleted:
+    season_id: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing kept: every reason (each with the field it is about)."""
+
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class Stale:
+    """The writer saw `version`; the season has moved on (a 409): nothing kept."""
+
+    version: int
+    current: StoredSeason
+
+    code: ClassVar[str] = "stale_season_version"
+
+    @property
+    def params(self) -> dict[str, int]:
+        return {"version": self.version, "current": self.current.version}
+
+
+@dataclass(frozen=True)
+class SeasonMissing:
+    code: ClassVar[str] = "season_not_found"
+
+
+@dataclass(frozen=True)
+class ClubMissing:
+    code: ClassVar[str] = "club_not_found"
+
+
+@dataclass(frozen=True)
+class Forbidden:
+    """No edit token of the club (`missing_club_token`) or not the club's (`bad_club_token`)."""
+
+    code: str
+
+
+Written = Created | Changed | Deleted | Refused | Stale | SeasonMissing | ClubMissing | Forbidden
+
+
+@dataclass(frozen=True)
+class Table:
+    """A season's table and the evenings it counts (in the table's order) and leaves out."""
+
+    stored: StoredSeason
+    table: SeasonTable
+    counted: tuple[StoredEvening, ...]
+    left_out: tuple[StoredEvening, ...]
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+of_club = store.of_club
+lang_of = store.lang_of
+
+
+def load_in(club_id: str, season_id: str) -> StoredSeason | None:
+    """The season, when it is of that club (else None: a 404)."""
+    stored = store.load(season_id)
+    return stored if stored is not None and stored.club_id == club_id else None
+
+
+def can_edit(club_id: str, token: str | None) -> bool:
+    return token is not None and clubs_service.check_token(club_id, token)
+
+
+def table_of(stored: StoredSeason) -> Table:
+    """The season's table as its evenings stand now."""
+    found = store.evenings(stored.club_id, stored.season.starts, stored.season.ends)
+    return table_with(stored, found)
+
+
+def table_with(stored: StoredSeason, found: Sequence[StoredEvening]) -> Table:
+    """The season's table over `found`, the club's evenings within its dates."""
+    counted = tuple(e for e in found if e.id not in stored.left_out)
+    left_out = tuple(e for e in found if e.id in stored.left_out)
+    table = season_table(stored.season, [evening_of(e.id, e.event) for e in counted])
+    by_id = {e.id: e for e in counted}
+    return Table(stored, table, tuple(by_id[e.key] for e in table.evenings), left_out)
+
+
+def evening_of(key: str, event: Event) -> Evening:
+    """An evening's standings as a season reads them: every player who scored at a finished
+    table, with their tournament points and place."""
+    placings = tuple(
+        Placing(name=row.name, tournament_points=row.tournament_points, place=row.place)
+        for row in event.standings().rows
+        if row.series_played
+    )
+    return Evening(key=key, date=event.date, placings=placings)
+
+
+def evenings_in(club_id: str, starts: datetime.date, ends: datetime.date) -> list[StoredEvening]:
+    """The club's evenings within those dates (the form lists them to leave one out)."""
+    return store.evenings(club_id, starts, ends)
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def create(club_id: Any, token: str | None, fields: Mapping[str, Any]) -> Written:
+    """A new season in the club (the club's edit token)."""
+    if not isinstance(club_id, str) or clubs_service.load(club_id) is None:
+        return ClubMissing()
+    if not can_edit(club_id, token):
+        return Forbidden("missing_club_token" if token is None else "bad_club_token")
+    try:
+        with database().writing() as conn:
+            clubs_service.lock_on(conn, club_id)
+            season, left_out = _read(conn, club_id, fields)
+            return Created(store.insert_season(conn, club_id, season, left_out))
+    except ClubNotFound:
+        return ClubMissing()
+    except GameRefused as refused:
+        return Refused(refused.reasons)
+
+
+def change(
+    club_id: Any,
+    season_id: Any,
+    token: str | None,
+    fields: Mapping[str, Any],
+    *,
+    version: int | None = None,
+) -> Written:
+    """The season's name, dates, rule or evenings left out: what `fields` names, the rest kept."""
+
+    def act(conn: Any, stored: StoredSeason) -> Written:
+        season, left_out = _read(conn, stored.club_id, {**_fields_of(stored), **fields})
+        return Changed(store.save(conn, stored, season, left_out))
+
+    return _write(club_id, season_id, token, version, act)
+
+
+def delete(
+    club_id: Any, season_id: Any, token: str | None, *, version: int | None = None
+) -> Written:
+    """The season gone (its evenings stay as they are)."""
+
+    def act(conn: Any, stored: StoredSeason) -> Written:
+        store.remove(conn, stored.id)
+        return Deleted(stored.id)
+
+    return _write(club_id, season_id, token, version, act)
+
+
+def _write(
+    club_id: Any, season_id: Any, token: str | None, version: int | None, act: Any
+) -> Written:
+    # The token is asked first: a call without the club's token learns nothing, not even
+    # whether the season is there (one deleted a moment ago is a 403 to it, not a 404).
+    if not isinstance(club_id, str) or not can_edit(club_id, token):
+        return Forbidden("missing_club_token" if token is None else "bad_club_token")
+    if not isinstance(season_id, str) or load_in(club_id, season_id) is None:
+        return SeasonMissing()
+    try:
+        with database().writing() as conn:
+            clubs_service.lock_on(conn, club_id)
+            stored = store.read(conn, season_id, lock=True)
+            if stored is None:
+                return SeasonMissing()
+            if version is not None and version != stored.version:
+                return Stale(version, stored)
+            result: Written = act(conn, stored)
+            return result
+    except ClubNotFound:
+        return SeasonMissing()
+    except GameRefused as refused:
+        return Refused(refused.reasons)
+
+
+def _fields_of(stored: StoredSeason) -> dict[str, Any]:
+    season = stored.season
+    return {
+        "name": season.name,
+        "starts": season.starts,
+        "ends": season.ends,
+        "rule": season.rule.value,
+        "best": season.best,
+        "min_evenings": season.min_evenings,
+        "left_out": list(stored.left_out),
+    }
+
+
+def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, list[str]]:
+    """The season `fields` describe, checked against the club's evenings in its dates;
+    GameRefused with every reason."""
+    reasons: list[Reason] = []
+    starts = _read_date(fields.get("starts"), "starts", reasons)
+    ends = _read_date(fields.get("ends"), "ends", reasons)
+    left_out = fields.get("left_out") or []
+    found = store.evenings_on(conn, club_id, starts, ends) if starts and ends else []
+    within = {e.id for e in found}
+    wanted = [i for i in left_out if isinstance(i, str)]
+    strays = [i for i in wanted if i not in within]
+    if strays or len(wanted) != len(left_out):
+        reasons.append(reason("not_a_season_evening", field="left_out", event=str(strays[:1])))
+    counted = [e for e in found if e.id not in wanted]
+    try:
+        season = Season.create(
+            name=fields.get("name"),
+            starts=starts,
+            ends=ends,
+            rule=fields.get("rule", "sum"),
+            best=fields.get("best"),
+            min_evenings=fields.get("min_evenings"),
+            evenings=len(counted),
+        )
+    except GameRefused as refused:
+        raise GameRefused([*reasons, *refused.reasons]) from None
+    if reasons:
+        raise GameRefused(reasons)
+    return season, sorted(set(wanted))
+
+
+def _read_date(value: Any, field: str, reasons: list[Reason]) -> datetime.date | None:
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        reasons.append(reason("bad_season_date", field=field, date=str(value)[:20]))
+        return None
+
+
+def club_exists(club_id: str) -> bool:
+    return clubs_service.load(club_id) is not None
+
+
+def club_version(club_id: str) -> int | None:
+    """What the club's stream tells (the season page follows it: a round saved at an
+    evening's table tells the club, and the season moves with it)."""
+    return clubs_service.live_version(club_id)

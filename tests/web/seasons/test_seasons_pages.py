@@ -1,0 +1,144 @@
+"""The seasons' pages: the club's host page leads to them, a season is made and changed by plain
+forms (no JavaScript), bad input is said on the form, the season's page by the view link says
+the rule, greys dropped evenings (and says so to a screen reader) and shows movement, with no
+inline style or script, in the club's language or the phone's; its CSV and JSON."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from season_fixture import club_with_evenings, play_evenings
+
+from referee.web.clubs import service as clubs_service
+
+
+@pytest.fixture
+def season(app: Flask, client: FlaskClient) -> dict[str, Any]:
+    """Four evenings played, and a season of them (best 3 of 4) made by the host's form."""
+    club_id, token, event_ids = club_with_evenings(app)
+    play_evenings(app, event_ids, 4)
+    made = client.post(
+        f"/clubs/{club_id}/edit/{token}/seasons",
+        data={
+            "name": "Autumn",
+            "starts": "2026-09-01",
+            "ends": "2026-09-30",
+            "rule": "best",
+            "best": "3",
+        },
+    )
+    assert made.status_code == 302, made.get_data(as_text=True)
+    season_id = made.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    return {"club": club_id, "token": token, "events": event_ids, "id": season_id}
+
+
+def test_the_clubs_host_page_leads_to_its_seasons(app: Flask, client: FlaskClient) -> None:
+    with app.test_request_context("/"):
+        founded = clubs_service.found("Thursdays", lang="en")
+    assert isinstance(founded, clubs_service.Founded)
+    page = client.get(f"/clubs/{founded.club.id}/edit/{founded.token}").get_data(as_text=True)
+    assert f"/clubs/{founded.club.id}/edit/{founded.token}/seasons" in page
+
+
+def test_best_5_of_4_is_said_on_the_form_and_nothing_is_made(
+    app: Flask, client: FlaskClient
+) -> None:
+    club_id, token, _ = club_with_evenings(app)
+    refused = client.post(
+        f"/clubs/{club_id}/edit/{token}/seasons",
+        data={
+            "name": "Autumn",
+            "starts": "2026-09-01",
+            "ends": "2026-09-30",
+            "rule": "best",
+            "best": "5",
+        },
+    )
+    assert refused.status_code == 400
+    assert "The best 5 of 4 club nights cannot be counted" in refused.get_data(as_text=True)
+    assert client.get(f"/api/v1/clubs/{club_id}/seasons").get_json()["seasons"] == []
+
+
+def test_the_host_unticks_an_evening_and_it_no_longer_counts(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    where = f"/clubs/{season['club']}/edit/{season['token']}/seasons/{season['id']}"
+    form = client.get(where).get_data(as_text=True)
+    assert form.count("checked") >= len(season["events"])
+    kept = season["events"][:3]
+    changed = client.post(
+        where,
+        data={
+            "version": "1",
+            "name": "Autumn",
+            "starts": "2026-09-01",
+            "ends": "2026-09-30",
+            "rule": "best",
+            "best": "3",
+            "counted": kept,
+        },
+    )
+    assert changed.status_code == 302
+    api = f"/api/v1/clubs/{season['club']}/seasons/{season['id']}"
+    shown = client.get(api).get_json()
+    assert [e["id"] for e in shown["evenings"]] == kept
+    assert [e["id"] for e in shown["left_out"]] == season["events"][3:]
+    stale = client.post(
+        where,
+        data={
+            "version": "1",
+            "name": "Late",
+            "starts": "2026-09-01",
+            "ends": "2026-09-30",
+            "rule": "sum",
+        },
+    )
+    assert stale.status_code == 409
+
+
+def test_a_view_link_cannot_open_the_hosts_pages(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    where = f"/clubs/{season['club']}/edit/not-the-token/seasons/{season['id']}"
+    assert client.get(where).status_code == 403
+    assert client.post(f"{where}/delete").status_code == 403
+
+
+def test_the_seasons_page_says_the_rule_greys_dropped_evenings_and_shows_movement(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    page = client.get(f"/clubs/{season['club']}/seasons/{season['id']}").get_data(as_text=True)
+    assert "Each player’s best 3 club nights count; the others are dropped (greyed)." in page
+    assert page.count('class="dropped"') == 8  # the eight players with a fourth evening
+    assert page.count('<span class="visually-hidden"> dropped</span>') == 8
+    assert "▲6" in page and "▼4" in page  # Ola up six, Gus down four
+    assert "up 6 places" in page
+    assert not re.search(r"\sstyle=", page) and "<script>" not in page
+    assert page.count('class="col-evening"') == 4
+
+
+def test_the_seasons_page_speaks_german_to_a_phone_that_asks(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    page = client.get(f"/clubs/{season['club']}/seasons/{season['id']}?lang=de")
+    text = page.get_data(as_text=True)
+    assert "Von jedem Spieler zählen die besten 3 Clubabende" in text
+    assert "gestrichen" in text and "Saisontabelle" in text
+
+
+def test_the_csv_has_a_column_per_evening_in_the_asked_language(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    base = f"/clubs/{season['club']}/seasons/{season['id']}"
+    lines = client.get(f"{base}.csv").get_data(as_text=True).splitlines()
+    assert lines[0].startswith("Place,Player,Total,") and lines[0].endswith(
+        "Club nights played,Dropped,Movement"
+    )
+    assert lines[1].startswith("1,Ann,32,12,8,5,12,4,")
+    german = client.get(f"{base}.csv?lang=de").get_data(as_text=True).splitlines()
+    assert german[0].startswith("Platz;Spieler;Summe;")
+    assert client.get(f"{base}.json").get_json()["rows"][0]["name"] == "Ann"
