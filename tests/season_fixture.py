@@ -42,17 +42,22 @@ EVENINGS: list[tuple[str, dict[str, int]]] = [
 ]  # fmt: skip
 
 
-def club_with_evenings(app: Flask) -> tuple[str, str, list[str]]:
+Evenings = list[tuple[str, dict[str, int]]]
+
+
+def club_with_evenings(
+    app: Flask, evenings: Evenings = EVENINGS, *, name: str = "Thursday table", lang: str = "en"
+) -> tuple[str, str, list[str]]:
     """A club and its four evenings, players checked in and series 1 drawn and started."""
     with app.test_request_context("/"):
-        founded = clubs_service.found("Thursday table", lang="en")
+        founded = clubs_service.found(name, lang=lang)
         assert isinstance(founded, clubs_service.Founded)
         club_id, token = founded.club.id, founded.token
         ids = []
-        for day, bands in EVENINGS:
+        for day, bands in evenings:
             settings = {"name": f"Night {day}", "date": day, "variant": "contract", "series": 1,
                         "series_rounds": 1, "scheme": SCHEME, "seed": 7}  # fmt: skip
-            created = events_service.create(club_id, token, settings, lang="en")
+            created = events_service.create(club_id, token, settings, lang=lang)
             assert isinstance(created, events_service.Created), created
             event_id = created.stored.id
             checked = events_service.check_in(club_id, event_id, token, list(bands))
@@ -83,8 +88,10 @@ def tables_of(app: Flask, event_id: str) -> int:
     return len(stored.event.series[0].tables)
 
 
-def play_evenings(app: Flask, event_ids: list[str], count: int) -> None:
+def play_evenings(
+    app: Flask, event_ids: list[str], count: int, evenings: Evenings = EVENINGS
+) -> None:
     """The first `count` evenings played to their end, every table."""
-    for event_id, (_, bands) in zip(event_ids[:count], EVENINGS[:count], strict=True):
+    for event_id, (_, bands) in zip(event_ids[:count], evenings[:count], strict=True):
         for table in range(tables_of(app, event_id)):
             play_table(app, event_id, table, bands)

@@ -8,6 +8,7 @@ from fractions import Fraction
 from flask_babel import gettext, ngettext
 
 from referee.engine.seasons import Movement, Rule, Season
+from referee.web.plumbing import formats
 
 
 def rule_sentence(season: Season) -> str:
@@ -57,10 +58,8 @@ def movement_sign(movement: Movement | None) -> str:
 
 
 def points_text(value: Fraction) -> str:
-    """Tournament points as a club writes them: 12, 12½, 12.33."""
+    """Tournament points as the evening's standings write them, in the page's language: 12,
+    12.5 (12,5), 9.33 (9,33)."""
     if value.denominator == 1:
-        return str(value.numerator)
-    if value.denominator == 2:
-        whole = value.numerator // 2
-        return f"{whole}½" if whole else "½"
-    return f"{float(value):.2f}"
+        return formats.number(value.numerator)
+    return formats.number(float(value), 1 if value.denominator == 2 else 2)
