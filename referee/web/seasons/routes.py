@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from flask import Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from referee.web.clubs.access import club_or_404, editable_club, remember
 from referee.web.clubs.links import edit_url as club_edit_url
@@ -20,7 +21,7 @@ from referee.web.plumbing import formats
 from referee.web.plumbing.i18n import known_language
 from referee.web.vocabulary.messages import describe, describe_reason
 
-from . import bp, exports, service
+from . import bp, exports, printing, service
 from .api import season_json
 from .forms import DeleteForm, SeasonForm
 from .presenting import movement_label, movement_sign, points_text, rule_sentence
@@ -92,6 +93,22 @@ def export_json(club_id: str, season_id: str) -> ResponseReturnValue:
     stored = _season_or_404(club_id, season_id)
     body = json.dumps(season_json(service.table_of(stored)), ensure_ascii=False, indent=1)
     return _download(stored, body, "application/json", ".json")
+
+
+@bp.get("/clubs/<club_id>/seasons/<season_id>.pdf")
+def pdf(club_id: str, season_id: str) -> ResponseReturnValue:
+    """The season's table on paper, landscape (`?paper=letter`, `?lang=`)."""
+    stored = _season_or_404(club_id, season_id)
+    paper = request.args.get("paper", "a4").strip().lower() or "a4"
+    if paper not in ("a4", "letter"):
+        abort(400, description=gettext("Paper must be A4 or Letter."))
+    club = club_or_404(club_id)
+    printed = printing.season_pdf(service.table_of(stored), club.name, _language(stored), paper)
+    response = Response(printed.cached.body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{printed.filename}"'
+    response.set_etag(printed.cached.etag)
+    response.cache_control.no_cache = True
+    return response.make_conditional(request)
 
 
 # -- the host's pages ------------------------------------------------------------------------------

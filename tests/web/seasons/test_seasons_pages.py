@@ -5,12 +5,14 @@ inline style or script, in the club's language or the phone's; its CSV and JSON.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 from season_fixture import club_with_evenings, play_evenings
 
 from referee.web.clubs import service as clubs_service
@@ -142,3 +144,27 @@ def test_the_csv_has_a_column_per_evening_in_the_asked_language(
     german = client.get(f"{base}.csv?lang=de").get_data(as_text=True).splitlines()
     assert german[0].startswith("Platz;Spieler;Summe;")
     assert client.get(f"{base}.json").get_json()["rows"][0]["name"] == "Ann"
+
+
+def test_the_pdf_is_the_table_on_landscape_paper_in_the_asked_language(
+    client: FlaskClient, season: dict[str, Any]
+) -> None:
+    """Issue 31, point 1: the season's PDF, A4 landscape (Letter on asking), a line per player
+    with a column per club night, a dropped one in brackets; linked from the season's page."""
+    base = f"/clubs/{season['club']}/seasons/{season['id']}"
+    assert f"{base}.pdf" in client.get(base).get_data(as_text=True)
+    answer = client.get(f"{base}.pdf?lang=de")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    page = PdfReader(io.BytesIO(answer.data)).pages[0]
+    assert [round(float(v)) for v in page.mediabox[2:]] == [842, 595]
+    text = page.extract_text()
+    assert "Autumn — Thursday table" in text and "Von jedem Spieler zählen die besten 3" in text
+    assert re.search(r"Platz\s+Spieler\s+Summe", text), text
+    assert re.search(r"1\s+Ann =?\s*32\s+12\s+8\s+\(5\)\s+12\s+4", text), text
+    assert text.count("(") >= 8  # the eight dropped club nights, and the key's "(12)"
+    letter = PdfReader(io.BytesIO(client.get(f"{base}.pdf?paper=letter").data)).pages[0]
+    assert [round(float(v)) for v in letter.mediabox[2:]] == [792, 612]
+    assert client.get(f"{base}.pdf?paper=a3").status_code == 400
+    assert client.get(f"{base}.pdf?lang=xx").status_code == 400
+    again = client.get(f"{base}.pdf?lang=de", headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
