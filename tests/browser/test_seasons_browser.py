@@ -173,3 +173,39 @@ def test_a_member_reads_the_season_from_the_clubs_page_in_french_with_large_text
     expect(page.locator(".season-table tbody tr.unranked").first).to_be_visible()
     _shots(page, screenshot_dir, "fr-320-large")
     _clean(page)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "lang", "scheme"), [(1920, 1080, "de", "dark"), (1280, 720, "en", "light")]
+)
+def test_the_room_board_ends_the_evening_with_the_seasons_first_five(
+    app: Flask, live_server: str, open_page: Any, width: int, height: int, lang: str,
+    scheme: str, screenshot_dir: Path,
+) -> None:  # fmt: skip
+    """The fourth club night's board once its tables finish: the evening's podium, and under
+    it the season's first five, every long name whole, the whole board on the screen."""
+    club_id, token, event_ids = club_with_evenings(app, LONG_EVENINGS, lang=lang)
+    play_evenings(app, event_ids, 3, LONG_EVENINGS)
+    season = {"name": "Herbstsaison 2026", "starts": "2026-09-01", "ends": "2026-09-30",
+              "rule": "best", "best": 3}  # fmt: skip
+    auth = {"Authorization": f"Bearer {token}"}
+    made = app.test_client().post(f"/api/v1/clubs/{club_id}/seasons", headers=auth, json=season)
+    assert made.status_code == 201
+    page = open_page(width, height, lang, scheme)
+    board = f"{live_server}/clubs/{club_id}/events/{event_ids[3]}/board"
+    page.goto(board + ("?light=1" if scheme == "light" else ""))
+    expect(page.locator(".board-season")).to_have_count(0)  # the tables are playing
+    for table in range(tables_of(app, event_ids[3])):
+        play_table(app, event_ids[3], table, LONG_EVENINGS[3][1])
+    expect(page.locator(".board-podium li")).not_to_have_count(0, timeout=15_000)
+    rows = page.locator(".board-season-rows li")
+    expect(rows).to_have_count(5)
+    expect(page.locator(".board-season h2")).to_contain_text("Herbstsaison 2026")
+    expect(rows.first).to_contain_text("Maximiliane von Falkenau")
+    for name in page.locator(".board-season .board-name").all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name.inner_text()
+    page.screenshot(
+        path=str(screenshot_dir / f"season-board-{width}-{lang}-{scheme}.png"), full_page=True
+    )
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    _clean(page)

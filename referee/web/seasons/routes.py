@@ -250,6 +250,7 @@ def seasons_context() -> dict[str, object]:
 
 @bp.app_context_processor
 def seasons_of_club_context() -> dict[str, object]:
-    """The club page lists its seasons (templates/seasons/_of_club.html) without the clubs
+    """The club page lists its seasons (templates/seasons/_of_club.html), and the room's board
+    an evening's seasons (templates/seasons/_on_board.html), without the clubs or the events
     package importing this one."""
-    return {"club_seasons": service.of_club}
+    return {"club_seasons": service.of_club, "seasons_counting": service.counting}

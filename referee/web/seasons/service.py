@@ -99,6 +99,16 @@ of_club = store.of_club
 lang_of = store.lang_of
 
 
+def counting(club_id: str, event_id: str, day: datetime.date) -> list[Table]:
+    """The club's seasons that count the evening `event_id` (of `day`), each with its table:
+    the room's board shows them between series and at the evening's end."""
+    return [
+        table_of(stored)
+        for stored in of_club(club_id)
+        if stored.season.starts <= day <= stored.season.ends and event_id not in stored.left_out
+    ]
+
+
 def load_in(club_id: str, season_id: str) -> StoredSeason | None:
     """The season, when it is of that club (else None: a 404)."""
     stored = store.load(season_id)

@@ -13,9 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
-from season_fixture import club_with_evenings, play_evenings
+from season_fixture import SCHEME, club_with_evenings, play_evenings, play_table, tables_of
 
 from referee.web.clubs import service as clubs_service
+from referee.web.events import service as events_service
 
 
 @pytest.fixture
@@ -168,3 +169,40 @@ def test_the_pdf_is_the_table_on_landscape_paper_in_the_asked_language(
     assert client.get(f"{base}.pdf?lang=xx").status_code == 400
     again = client.get(f"{base}.pdf?lang=de", headers={"If-None-Match": answer.headers["ETag"]})
     assert again.status_code == 304
+
+
+def test_the_room_board_shows_the_seasons_that_count_the_evening_between_series_and_at_the_end(
+    app: Flask, client: FlaskClient, season: dict[str, Any]
+) -> None:
+    """Issue 31, points 1 and 5: the board shows each season counting this club night (its
+    first five) once the evening is over, and between series once the newest series' tables
+    all finished, never while a series is playing or about to start; a season of other dates
+    not at all."""
+    auth = {"Authorization": f"Bearer {season['token']}"}
+    early = {"name": "Early", "starts": "2026-09-01", "ends": "2026-09-12"}  # nights 1 and 2
+    assert client.post(f"/api/v1/clubs/{season['club']}/seasons", headers=auth,
+                       json=early).status_code == 201  # fmt: skip
+    over = client.get(f"/clubs/{season['club']}/events/{season['events'][3]}/board")
+    text = over.get_data(as_text=True)
+    assert "Season: Autumn" in text and "Season: Early" not in text
+    assert text.count('class="board-season-rows"') == 1
+    assert re.search(r'board-place">1</span> <span class="board-name">Ann</span>', text)
+
+    # A club night of two series within the season's dates: not while series 1 plays, but
+    # once its tables all finished, before series 2 is drawn.
+    bands = {"Ann": 0, "Bo": 1, "Cy": 2, "Di": 3, "Ed": 1, "Flo": 2, "Gus": 3, "Hal": 4}
+    with app.test_request_context("/"):
+        settings = {"name": "Two series", "date": "2026-09-28", "variant": "contract",
+                    "series": 2, "series_rounds": 1, "seed": 7, "scheme": SCHEME}  # fmt: skip
+        created = events_service.create(season["club"], season["token"], settings, lang="en")
+        assert isinstance(created, events_service.Created)
+        event_id = created.stored.id
+        events_service.check_in(season["club"], event_id, season["token"], list(bands))
+        drawn = events_service.draw(season["club"], event_id, season["token"], 1, start=True)
+        assert isinstance(drawn, events_service.Changed)
+    board = f"/clubs/{season['club']}/events/{event_id}/board"
+    assert "board-season" not in client.get(board).get_data(as_text=True)
+    for table in range(tables_of(app, event_id)):
+        play_table(app, event_id, table, bands)
+    between = client.get(board).get_data(as_text=True)
+    assert "Season: Autumn" in between and "board-podium" not in between
