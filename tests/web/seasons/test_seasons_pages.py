@@ -206,3 +206,29 @@ def test_the_room_board_shows_the_seasons_that_count_the_evening_between_series_
         play_table(app, event_id, table, bands)
     between = client.get(board).get_data(as_text=True)
     assert "Season: Autumn" in between and "board-podium" not in between
+
+
+@pytest.mark.parametrize("bad", ["nope", "x" * 400, "%00", "AAAAAAAAAAAAAAAAAAAAAA"])
+def test_every_season_address_with_a_bad_id_or_token_is_a_4xx(
+    client: FlaskClient, season: dict[str, Any], bad: str
+) -> None:
+    """Hardening: a season's pages and files with an id or a token that is not one, each a
+    clear 4xx, never a 500 (the club's and the season's id in turn)."""
+    club, sid, token = season["club"], season["id"], season["token"]
+    for club_id, season_id, key in ((bad, sid, token), (club, bad, token), (club, sid, bad)):
+        for method, path in (
+            ("GET", f"/clubs/{club_id}/seasons/{season_id}"),
+            ("GET", f"/clubs/{club_id}/seasons/{season_id}.csv"),
+            ("GET", f"/clubs/{club_id}/seasons/{season_id}.json"),
+            ("GET", f"/clubs/{club_id}/seasons/{season_id}.pdf"),
+            ("GET", f"/clubs/{club_id}/edit/{key}/seasons"),
+            ("GET", f"/clubs/{club_id}/edit/{key}/seasons/{season_id}"),
+            ("POST", f"/clubs/{club_id}/edit/{key}/seasons/{season_id}"),
+            ("POST", f"/clubs/{club_id}/edit/{key}/seasons/{season_id}/delete"),
+            ("GET", f"/api/v1/clubs/{club_id}/seasons/{season_id}"),
+            ("PATCH", f"/api/v1/clubs/{club_id}/seasons/{season_id}"),
+        ):
+            if bad not in path:
+                continue  # the view link's pages take no token; the list, no season
+            answer = client.open(path, method=method, data={"name": "x"})
+            assert 400 <= answer.status_code < 500, (method, path, answer.status_code)
