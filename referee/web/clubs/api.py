@@ -30,11 +30,12 @@ from referee.web.games.schemas import (
     request_json,
 )
 from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.errors import code_answer
 from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import ErrorAnswer
 from referee.web.plumbing.hosting import keep_private
 from referee.web.plumbing.i18n import current_language
-from referee.web.vocabulary.messages import describe, describe_reason
+from referee.web.vocabulary.messages import describe_reason
 
 from . import schemas, service
 from .exports import club_answer, club_json, stats_answer
@@ -50,10 +51,6 @@ def _reason_json(found: Reason) -> dict[str, Any]:
     if found.field is not None:
         item["field"] = found.field
     return item
-
-
-def _error(status: int, code: str) -> ResponseReturnValue:
-    return jsonify({"error": {"code": code, "message": describe(code)}}), status
 
 
 def _refused(reasons: Sequence[Reason]) -> ResponseReturnValue:
@@ -123,7 +120,7 @@ def read(club_id: str) -> ResponseReturnValue:
     night's table (`series`)."""
     club = service.load(club_id)
     if club is None:
-        return _error(404, "club_not_found")
+        return code_answer(404, "club_not_found")
     lines = service.game_lines(club.id)
     find: SeriesGames | None = current_app.extensions.get(_SERIES_GAMES)
     found = find([line["id"] for line in lines]) if find is not None else {}
@@ -165,7 +162,7 @@ def stats(club_id: str) -> ResponseReturnValue:
     """Every member's stats and rating, over all the club's games or one variant's."""
     club = service.load(club_id)
     if club is None:
-        return _error(404, "club_not_found")
+        return code_answer(404, "club_not_found")
     asked = request.args.get("variant")
     variant = None
     if asked:
@@ -198,12 +195,12 @@ def create_game_in_club(body: dict[str, Any], token: str | None) -> ResponseRetu
         first_dealer=fields.first_dealer,
     )
     if isinstance(filed, service.ClubMissing):
-        return _error(404, "club_not_found")
+        return code_answer(404, "club_not_found")
     if isinstance(filed, service.Forbidden):
         # No token is a 401 (RFC 6750: which scheme to use); the wrong one a 403.
         if filed.code == "missing_club_token":
             return unauthorised(filed.code)
-        return _error(403, filed.code)
+        return code_answer(403, filed.code)
     if isinstance(filed, service.Refused):
         raise GameRefused(filed.reasons)
     return _filed_answer(filed)

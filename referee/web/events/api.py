@@ -18,11 +18,11 @@ from referee.engine.tournament import RankBy
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json
 from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.errors import code_answer, reasons_answer
 from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import ErrorAnswer
 from referee.web.plumbing.hosting import keep_private
 from referee.web.plumbing.numbers import plain_count
-from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import schemas, service
 from .presenting import ranking_sentence, table_links
@@ -39,18 +39,6 @@ _UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
 _FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _CONFLICT = (RefusedAnswer, "Done first on another phone, or the evening moved on (`version`)")
 _REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
-
-
-def _error(status: int, code: str) -> ResponseReturnValue:
-    return jsonify({"error": {"code": code, "message": describe(code)}}), status
-
-
-def _reasons(status: int, reasons: Any) -> ResponseReturnValue:
-    errors = [
-        {"code": r.code, "message": describe_reason(r), **({"field": r.field} if r.field else {})}
-        for r in reasons
-    ]
-    return jsonify({"error": errors[0], "errors": errors}), status
 
 
 def event_json(stored: StoredEvent, *, editing: bool) -> dict[str, Any]:
@@ -73,17 +61,17 @@ def _answer(result: Any, status: int = 200) -> ResponseReturnValue:
             response.status_code = status
             return response
         case service.Refused(reasons):
-            return _reasons(400, reasons)
+            return reasons_answer(400, reasons)
         case service.Conflict(reasons):
-            return _reasons(409, reasons)
+            return reasons_answer(409, reasons)
         case service.Stale():
-            return _reasons(409, [reason(result.code, field="version", **result.params)])
+            return reasons_answer(409, [reason(result.code, field="version", **result.params)])
         case service.Forbidden(code) if code == "missing_club_token":
             return unauthorised(code)  # no token: a 401 saying how to send one (RFC 6750)
         case service.Forbidden(code):
-            return _error(403, code)
+            return code_answer(403, code)
         case _:
-            return _error(404, result.code)
+            return code_answer(404, result.code)
 
 
 @api_bp.post("")
@@ -125,7 +113,7 @@ def read(club_id: str, event_id: str) -> ResponseReturnValue:
     """The evening; the tables' edit links only with the club's bearer token."""
     stored = service.load_in(club_id, event_id)
     if stored is None:
-        return _error(404, "event_not_found")
+        return code_answer(404, "event_not_found")
     return jsonify(event_json(stored, editing=service.can_edit(club_id, bearer_token())))
 
 
@@ -314,7 +302,7 @@ def standings(club_id: str, event_id: str) -> ResponseReturnValue:
     """Over the evening or of one series; finished tables only unless `unfinished`."""
     stored = service.load_in(club_id, event_id)
     if stored is None:
-        return _error(404, "event_not_found")
+        return code_answer(404, "event_not_found")
     board = stored.event.standings(**_board_args())
     answer = schemas.StandingsAnswer.of(board, ranking_sentence(board), stored.event.reopened)
     return jsonify(answer.model_dump())

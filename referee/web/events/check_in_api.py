@@ -14,6 +14,7 @@ from pydantic import Field, StrictInt, StrictStr
 from referee.engine.names import MAX_NAME
 from referee.web.clubs.api import bearer_token
 from referee.web.games.schemas import read_body, request_json
+from referee.web.jsonapi.errors import code_answer, reasons_answer
 from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import Answer, Body, ErrorAnswer
 from referee.web.plumbing.hosting import keep_private
@@ -28,8 +29,6 @@ from .api import (
     _REFUSED,
     _UNAUTHORISED,
     _answer,
-    _error,
-    _reasons,
     api_bp,
 )
 from .schemas import EventAnswer
@@ -153,7 +152,7 @@ def check_in_read(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
     in; with a player's token as bearer, that player, their table, seat and dealer."""
     stored = check_in.load(club_id, event_id, key)
     if stored is None:
-        return _error(404, "event_not_found")
+        return code_answer(404, "event_not_found")
     return jsonify(_seen(check_in.phone(stored, bearer_token())))
 
 
@@ -186,11 +185,11 @@ def check_in_write(club_id: str, event_id: str, key: str) -> ResponseReturnValue
         case check_in.CheckedIn(kept, _, token):
             return jsonify(_seen(check_in.phone(kept, token), token))
         case service.Refused(reasons):
-            return _reasons(400, reasons)
+            return reasons_answer(400, reasons)
         case service.Forbidden(code):
-            return _error(403, code)
+            return code_answer(403, code)
         case _:
-            return _error(404, "event_not_found")
+            return code_answer(404, "event_not_found")
 
 
 @api_bp.post("/<event_id>/check-in")

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from referee.engine.errors import RefereeError
-from referee.web.vocabulary.messages import describe
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+
+from referee.engine.errors import Reason, RefereeError
+from referee.web.vocabulary.messages import describe, describe_reason
 
 JSON = dict[str, Any]
 
@@ -28,3 +32,17 @@ def error_answer(error: RefereeError, **extra: Any) -> JSON:
             body[key] = error.params[key]
     body.update(extra)
     return {"error": body}
+
+
+def code_answer(status: int, code: str) -> ResponseReturnValue:
+    """`{"error": {"code", "message"}}` with `status`: a refusal that needs no parameter."""
+    return jsonify({"error": {"code": code, "message": describe(code)}}), status
+
+
+def reasons_answer(status: int, reasons: Iterable[Reason]) -> ResponseReturnValue:
+    """Every reason, each with its field; the first also as `error` (SPEC's shape)."""
+    errors = [
+        {"code": r.code, "message": describe_reason(r), **({"field": r.field} if r.field else {})}
+        for r in reasons
+    ]
+    return jsonify({"error": errors[0], "errors": errors}), status

@@ -15,9 +15,9 @@ from referee.engine.errors import GameRefused, reason
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, read_body, request_json
 from referee.web.jsonapi.bodies import guard, unauthorised
+from referee.web.jsonapi.errors import code_answer, reasons_answer
 from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import ErrorAnswer
-from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import schemas, service
 from .presenting import rule_sentence
@@ -33,18 +33,6 @@ _UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
 _FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _STALE = (RefusedAnswer, "The season moved on since `version` (`stale_season_version`)")
 _REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
-
-
-def _error(status: int, code: str) -> ResponseReturnValue:
-    return jsonify({"error": {"code": code, "message": describe(code)}}), status
-
-
-def _reasons(status: int, reasons: Any) -> ResponseReturnValue:
-    errors = [
-        {"code": r.code, "message": describe_reason(r), **({"field": r.field} if r.field else {})}
-        for r in reasons
-    ]
-    return jsonify({"error": errors[0], "errors": errors}), status
 
 
 def season_json(shown: service.Table) -> dict[str, Any]:
@@ -73,15 +61,15 @@ def _answer(result: service.Written, status: int = 200) -> ResponseReturnValue:
         case service.Deleted():
             return "", 204
         case service.Refused(reasons):
-            return _reasons(400, reasons)
+            return reasons_answer(400, reasons)
         case service.Stale():
-            return _reasons(409, [reason(result.code, field="version", **result.params)])
+            return reasons_answer(409, [reason(result.code, field="version", **result.params)])
         case service.Forbidden(code) if code == "missing_club_token":
             return unauthorised(code)
         case service.Forbidden(code):
-            return _error(403, code)
+            return code_answer(403, code)
         case _:
-            return _error(404, result.code)
+            return code_answer(404, result.code)
 
 
 _WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
@@ -129,7 +117,7 @@ def create(club_id: str) -> ResponseReturnValue:
 def index(club_id: str) -> ResponseReturnValue:
     """The club's seasons, newest start first; each links to its table."""
     if not service.club_exists(club_id):
-        return _error(404, "club_not_found")
+        return code_answer(404, "club_not_found")
     lines = [
         schemas.SeasonSummary(
             id=s.id,
@@ -162,7 +150,7 @@ def read(club_id: str, season_id: str) -> ResponseReturnValue:
     player, a cell per evening, the dropped evenings, the movement since the last evening."""
     stored = service.load_in(club_id, season_id)
     if stored is None:
-        return _error(404, "season_not_found")
+        return code_answer(404, "season_not_found")
     return jsonify(season_json(service.table_of(stored)))
 
 
