@@ -51,6 +51,9 @@ def show(club_id: str, season_id: str) -> ResponseReturnValue:
     evening's table tells the club)."""
     stored = _season_or_404(club_id, season_id)
     club = club_or_404(club_id)
+    # The version before the table: a round saved between the two reads then shows as a
+    # newer version than the page's, and the page asks again (read after, it would be lost).
+    live_version = service.club_version(club_id)
     shown = service.table_of(stored)
     return render_template(
         "seasons/season.html",
@@ -58,7 +61,7 @@ def show(club_id: str, season_id: str) -> ResponseReturnValue:
         shown=shown,
         season=stored.season,
         rule=rule_sentence(stored.season),
-        live_version=service.club_version(club_id),
+        live_version=live_version,
     )
 
 
