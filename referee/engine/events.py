@@ -285,6 +285,12 @@ class Event:
         return number if number <= self.series_count else None
 
     @property
+    def check_in_open(self) -> bool:
+        """Players may check themselves in or out by the link: not closed by the host, and a
+        series still to draw."""
+        return not self.check_in_closed and self.next_series is not None
+
+    @property
     def finished(self) -> bool:
         """Every series drawn and every table finished."""
         return len(self.series) == self.series_count and all(s.finished for s in self.series)

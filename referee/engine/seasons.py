@@ -210,9 +210,10 @@ class SeasonTable:
 
 
 def season_table(season: Season, evenings: Sequence[Evening]) -> SeasonTable:
-    """The season's table over `evenings` (sorted by date here), with each ranked player's
-    movement since the table before the last evening with results."""
-    ordered = tuple(sorted(evenings, key=lambda e: (e.date, e.key)))
+    """The season's table over `evenings` (sorted by date here; evenings of one date keep
+    the order they come in, the order they were made), with each ranked player's movement
+    since the table before the last evening with results."""
+    ordered = tuple(sorted(evenings, key=lambda e: e.date))
     rows = _ranked(season, ordered)
     last = SeasonTable(season=season, evenings=ordered, rows=()).last
     if last is None or not any(e.played for e in ordered[:last]):

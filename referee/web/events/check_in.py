@@ -137,7 +137,7 @@ def phone(stored: StoredEvent, token: str | None) -> Phone:
     members = tuple(m for m in service.club_members(stored.club_id) if name_key(m) not in here)
     return Phone(
         stored=stored,
-        open=not stored.event.check_in_closed and stored.event.next_series is not None,
+        open=stored.event.check_in_open,
         members=members,
         player=player,
         seat=None if player is None or not player.present else seat_of(stored, player.name),
@@ -168,8 +168,8 @@ Done = CheckedIn | service.Refused | service.EventMissing | service.Forbidden
 
 
 def check_in(club_id: Any, event_id: Any, key: Any, name: Any) -> Done:
-    """`name` checked in by their own phone (a name the club does not know becomes a member,
-    marked new for the host), drawn from the next series not yet drawn."""
+    """`name` checked in by their own phone (a name the club does not know is marked new for
+    the host, and becomes a member once seated), drawn from the next series not yet drawn."""
     if not isinstance(name, str):
         return service.Refused((reason("no_names", field="name"),))
 
@@ -180,9 +180,10 @@ def check_in(club_id: Any, event_id: Any, key: Any, name: Any) -> Done:
         event = stored.event.check_in(
             canonical, by_player=True, new=name_key(canonical) not in known
         )
-        added = clubs_service.add_members_on(conn, stored.club_id, [p.name for p in event.players])
-        if isinstance(added, clubs_service.Refused):
-            raise GameRefused(list(added.reasons))
+        # Room in the club for everyone now in (the member cap), nothing kept: a new name
+        # joins the club when its table's game is filed, so names typed on a phone and checked
+        # out again never fill the club's members (GameRefused keeps nothing).
+        club.add([p.name for p in event.players if p.present])
         player = event.player(canonical)
         assert player is not None
         return event, player.name

@@ -11,6 +11,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 from pydantic import Field, StrictInt, StrictStr
 
+from referee.engine.errors import reason
 from referee.engine.names import MAX_NAME
 from referee.web.clubs.api import bearer_token
 from referee.web.games.schemas import read_body, request_json
@@ -218,6 +219,8 @@ def check_in_control(club_id: str, event_id: str) -> ResponseReturnValue:
     body = read_body(CheckInControl, request_json())
     token, version = bearer_token(), body.version
     if body.action == "undo":
+        if not (body.name or "").strip():  # whose check-in to undo: a name is needed
+            return reasons_answer(400, [reason("bad_input", field="name")])
         name = body.name or ""
         return _answer(service.undo_self_service(club_id, event_id, token, name, version=version))
     is_open = body.action == "open"

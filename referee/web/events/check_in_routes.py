@@ -67,7 +67,7 @@ def check_in_page(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
     if request.method == "GET":
         return _phone_page(stored, token)
     form = SelfCheckInForm()
-    if not form.validate_on_submit():
+    if not form.validate_on_submit() or form.action.data not in ("check_in", "check_out"):
         return _phone_page(stored, token, errors=[describe("bad_input")], status=400)
     if form.action.data == "check_out":
         done = check_in.check_out(club_id, event_id, key, form.name.data, token)
@@ -88,7 +88,9 @@ def check_in_page(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
 
 
 def _remember(response: Response, stored: StoredEvent, player: str) -> None:
-    """The phone keeps its player's token for this evening's check-in link only."""
+    """The phone keeps its player's token for this evening's check-in link only (the answer
+    that sets it is never stored by a cache)."""
+    keep_private()
     response.set_cookie(
         check_in.COOKIE,
         player,
@@ -136,9 +138,11 @@ def check_in_host(club_id: str, event_id: str, token: str) -> ResponseReturnValu
     """The host closes or opens the check-in link, or undoes what a player's phone did."""
     editable_event(club_id, event_id, token)
     form = SelfCheckInForm()
-    if not form.validate_on_submit():
+    action = form.action.data
+    wanted = action in ("open", "close") or (action == "undo" and (form.name.data or "").strip())
+    if not form.validate_on_submit() or not wanted:
         abort(400, description=describe("bad_input"))
-    action, version = form.action.data, _version()
+    version = _version()
     if action == "undo":
         name = form.name.data or ""
         result = service.undo_self_service(club_id, event_id, token, name, version=version)
@@ -165,8 +169,7 @@ def _version() -> int | None:
 
 
 def check_in_open(stored: StoredEvent) -> bool:
-    event = stored.event
-    return not event.check_in_closed and event.next_series is not None
+    return stored.event.check_in_open
 
 
 @bp.app_context_processor

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Final
 
 from flask import url_for
@@ -192,12 +191,8 @@ class SeriesView:
     unmet: tuple[str, ...] = ()  # the seating rules its seats do not meet, in words
 
 
-def points_text(value: Fraction | int) -> str:
-    """Tournament points: whole where they are, else with the decimals a shared place needs."""
-    fraction = Fraction(value)
-    if fraction.denominator == 1:
-        return formats.number(int(fraction))
-    return formats.number(float(fraction), 1 if fraction.denominator == 2 else 2)
+#: Tournament points as the pages and files write them (one writer, `formats`).
+points_text = formats.tournament_points
 
 
 def _series_views(

@@ -355,7 +355,9 @@ class EventAnswer(Answer):
     seating_rules: list[SeatingRuleAnswer] = Field(
         default_factory=list, description="keep apart, keep together, a fixed table"
     )
-    check_in_open: bool = Field(description="players may check themselves in by the link")
+    check_in_open: bool = Field(
+        description="players may check themselves in by the link (not closed, a series to draw)"
+    )
     series: list[SeriesAnswer]
     view_url: str
 
@@ -400,7 +402,7 @@ class EventAnswer(Answer):
                 )
                 for p in event.players
             ],
-            check_in_open=not event.check_in_closed,
+            check_in_open=event.check_in_open,
             seating_rules=[SeatingRuleAnswer.of(rule) for rule in event.seating_rules],
             series=[SeriesAnswer.of(event, s, links, now) for s in event.series],
             view_url=view_url,

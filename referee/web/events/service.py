@@ -315,7 +315,9 @@ def check_in(
             event = event.check_in(
                 club.canonical_names([name])[0] if isinstance(name, str) else name
             )
-        added = clubs_service.add_members_on(conn, stored.club_id, [p.name for p in event.players])
+        # Those here join the club; one checked out by a phone before a seat never does.
+        present = [p.name for p in event.players if p.present]
+        added = clubs_service.add_members_on(conn, stored.club_id, present)
         if isinstance(added, clubs_service.Refused):
             raise _Refusal(added)
         return event, {}, added.joined

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from fractions import Fraction
 from functools import lru_cache
 
 import pyphen
@@ -53,6 +54,15 @@ def number_format(decimals: int = 0) -> Callable[[float], str]:
 def number(value: float, decimals: int = 0) -> str:
     """`value` rounded to `decimals` places, grouped by thousands: "1,234.5", "1.234,5"."""
     return number_format(decimals)(value)
+
+
+def tournament_points(value: Fraction | int) -> str:
+    """Tournament points: whole where they are, else with the decimals a shared place needs
+    (12, 12.5, 9.33 in English; 12,5 and 9,33 in German): an evening's and a season's alike."""
+    fraction = Fraction(value)
+    if fraction.denominator == 1:
+        return number(int(fraction))
+    return number(float(fraction), 1 if fraction.denominator == 2 else 2)
 
 
 @lru_cache(maxsize=512)

@@ -118,8 +118,9 @@ GROUPS: Final = (
         ),
     ),
     # A club night's writes: a new evening, check-ins and leaves, seating rules, draws, swaps
-    # and starts (a draw starts a game at every table). An evening of 40 players checked in
-    # one by one, a few seating rules and four series drawn and started is some sixty.
+    # and starts (a draw starts a game at every table), and the club's seasons. An evening of
+    # 40 players checked in one by one, a few seating rules and four series drawn and started
+    # is some sixty.
     Group(
         "RATELIMIT_EVENTS",
         "60 per minute; 600 per hour",
@@ -134,6 +135,13 @@ GROUPS: Final = (
             "events_api.seating",
             "events.check_in_host",
             "events_api.check_in_control",
+            # A club's seasons: made, changed and deleted, now and then, by the host.
+            "seasons.new",
+            "seasons.edit",
+            "seasons.delete",
+            "seasons_api.create",
+            "seasons_api.change",
+            "seasons_api.remove",
         ),
     ),
     # Players checking themselves in and out by an evening's check-in link, from the page and

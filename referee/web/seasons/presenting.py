@@ -3,8 +3,6 @@ movement, a tournament points figure."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from flask_babel import gettext, ngettext
 
 from referee.engine.seasons import Movement, Rule, Season
@@ -57,9 +55,5 @@ def movement_sign(movement: Movement | None) -> str:
     return gettext("new") if movement.kind == "new" else movement.sign
 
 
-def points_text(value: Fraction) -> str:
-    """Tournament points as the evening's standings write them, in the page's language: 12,
-    12.5 (12,5), 9.33 (9,33)."""
-    if value.denominator == 1:
-        return formats.number(value.numerator)
-    return formats.number(float(value), 1 if value.denominator == 2 else 2)
+#: Tournament points as the evening's standings write them (one writer, `formats`).
+points_text = formats.tournament_points

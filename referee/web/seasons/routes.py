@@ -19,6 +19,7 @@ from referee.web.clubs.store import StoredClub
 from referee.web.core.languages import LANGUAGES
 from referee.web.plumbing import formats
 from referee.web.plumbing.i18n import known_language
+from referee.web.plumbing.numbers import plain_count
 from referee.web.vocabulary.messages import describe, describe_reason
 
 from . import bp, exports, printing, service
@@ -201,8 +202,13 @@ def _fill(form: SeasonForm, stored: StoredSeason) -> None:
 
 
 def _version(form: SeasonForm | DeleteForm) -> int | None:
-    value = str(form.version.data or "")
-    return int(value) if value.isdigit() else None
+    """The version the page showed; one sent but unreadable ("²", "abc") matches none: a 409,
+    as every evening form answers it."""
+    value = form.version.data
+    if not value:
+        return None
+    read = plain_count(str(value))
+    return -1 if read is None else read
 
 
 def _edit_page(

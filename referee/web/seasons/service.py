@@ -23,9 +23,6 @@ from referee.web.plumbing.database import database
 from . import store
 from .store import StoredEvening, StoredSeason
 
-#: The most evenings a body may leave out (a season's evenings are bounded by the engine).
-MAX_LEFT_OUT = 120
-
 
 @dataclass(frozen=True)
 class Created:
@@ -181,7 +178,9 @@ def change(
     """The season's name, dates, rule or evenings left out: what `fields` names, the rest kept."""
 
     def act(conn: Any, stored: StoredSeason) -> Written:
-        season, left_out = _read(conn, stored.club_id, {**_fields_of(stored), **fields})
+        merged = {**_fields_of(stored), **fields}
+        merged["left_out"] = _still_within(conn, stored, merged)
+        season, left_out = _read(conn, stored.club_id, merged)
         return Changed(store.save(conn, stored, season, left_out))
 
     return _write(club_id, season_id, token, version, act)
@@ -237,6 +236,20 @@ def _fields_of(stored: StoredSeason) -> dict[str, Any]:
     }
 
 
+def _still_within(conn: Any, stored: StoredSeason, fields: Mapping[str, Any]) -> Any:
+    """The evenings left out, less those the season's old dates held and its new ones do not
+    (narrowing the dates drops them; an id the club never had in them is still refused)."""
+    left_out = fields.get("left_out")
+    first = _read_date(fields.get("starts"), "starts", [])
+    last = _read_date(fields.get("ends"), "ends", [])
+    if not isinstance(left_out, list) or first is None or last is None:
+        return left_out  # _read says what is wrong
+    old = {e.id for e in store.evenings_on(conn, stored.club_id, stored.season.starts,
+                                            stored.season.ends)}  # fmt: skip
+    now = {e.id for e in store.evenings_on(conn, stored.club_id, first, last)}
+    return [i for i in left_out if not isinstance(i, str) or i in now or i not in old]
+
+
 def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, list[str]]:
     """The season `fields` describe, checked against the club's evenings in its dates;
     GameRefused with every reason."""
@@ -249,7 +262,8 @@ def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, l
     wanted = [i for i in left_out if isinstance(i, str)]
     strays = [i for i in wanted if i not in within]
     if strays or len(wanted) != len(left_out):
-        reasons.append(reason("not_a_season_evening", field="left_out", event=str(strays[:1])))
+        stray = strays[0] if strays else next(i for i in left_out if not isinstance(i, str))
+        reasons.append(reason("not_a_season_evening", field="left_out", event=str(stray)[:40]))
     counted = [e for e in found if e.id not in wanted]
     try:
         season = Season.create(

@@ -146,6 +146,9 @@ def test_the_openapi_document_lists_the_429_of_every_limited_call(limited: Flask
         ("post", "/api/v1/clubs/{club_id}/events/{event_id}/seating"),
         ("post", "/api/v1/clubs/{club_id}/events/{event_id}/check-in"),
         ("post", "/api/v1/clubs/{club_id}/events/{event_id}/check-in/{key}"),
+        ("post", "/api/v1/clubs/{club_id}/seasons"),
+        ("patch", "/api/v1/clubs/{club_id}/seasons/{season_id}"),
+        ("delete", "/api/v1/clubs/{club_id}/seasons/{season_id}"),
         ("get", "/api/v1/drills"),
     }
     answer = document["paths"]["/api/v1/solve"]["post"]["responses"]["429"]

@@ -244,3 +244,23 @@ def test_the_check_in_poster_prints_the_link_and_its_qr_for_the_host_only(
     wrong = evening["host"].replace(evening["token"], "x" * len(evening["token"]))
     assert client.get(f"{wrong}/check-in.pdf").status_code in (403, 404)
     assert client.get(f"{poster}?paper=a3").status_code == 400
+
+
+def test_the_links_answers_are_no_store_and_the_hosts_controls_take_only_their_actions(
+    client: FlaskClient,
+) -> None:
+    """The 303 that sets the player's token is no-store as the page is; the host's control
+    takes open, close, or undo with a name, nothing else (a stray action closed the link);
+    the phone's takes check_in or check_out."""
+    evening = new_evening(client)
+    answer = _tap(client, evening, "Ann")
+    assert answer.status_code == 303 and answer.headers["Cache-Control"].startswith("no-store")
+    control = f"{evening['host']}/check-in"
+    assert client.post(control, data={"action": "bogus"}).status_code == 400
+    assert client.post(control, data={"action": "undo", "name": " "}).status_code == 400
+    assert _state(client, evening).check_in_open
+    assert client.post(evening["link"], data={"action": "bogus", "name": "Bo"}).status_code == 400
+    api = client.post(
+        f"{evening['api']}/check-in", json={"action": "undo"}, headers=evening["auth"]
+    )
+    assert api.status_code == 400 and api.get_json()["error"]["field"] == "name"

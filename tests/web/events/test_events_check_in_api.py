@@ -69,3 +69,30 @@ def test_the_check_in_calls_are_in_the_openapi_document(client: FlaskClient) -> 
     link = paths["/api/v1/clubs/{club_id}/events/{event_id}/check-in/{key}"]
     assert set(link) >= {"get", "post"} and "403" in link["post"]["responses"]
     assert "post" in paths["/api/v1/clubs/{club_id}/events/{event_id}/check-in"]
+
+
+def test_names_typed_on_phones_and_checked_out_again_never_fill_the_clubs_members(
+    client: FlaskClient,
+) -> None:
+    """A check-in link is as public as the board's QR: 70 names typed and checked out again
+    (beyond the club's cap of 60 members) leave the club's members as they were, and the host
+    still checks a newcomer in. A new name joins the club once its table's game is filed."""
+    evening = new_evening(client)
+    link = f"{evening['api']}/check-in/{evening['key']}"
+    for number in range(70):
+        name = f"Junk {number}"
+        token = client.post(link, json={"name": name}).get_json()["token"]
+        out = client.post(link, json={"name": name, "action": "check_out", "token": token})
+        assert out.status_code == 200, out.get_json()
+    club = client.get(f"/api/v1/clubs/{evening['club']}").get_json()
+    assert sorted(club["members"]) == ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    host = client.post(f"{evening['api']}/players", json={"names": ["Zoë", "Ann", "Bo"]},
+                       headers=evening["auth"])  # fmt: skip
+    assert host.status_code == 200, host.get_json()
+    # Seated, a name typed on a phone is a member.
+    assert client.post(link, json={"name": "Quinn"}).status_code == 200
+    drawn = client.post(f"{evening['api']}/series", json={"series": 1, "start": True},
+                        headers=evening["auth"])  # fmt: skip
+    assert drawn.status_code == 200, drawn.get_json()
+    members = client.get(f"/api/v1/clubs/{evening['club']}").get_json()["members"]
+    assert "Quinn" in members and "Zoë" in members and "Junk 0" not in members

@@ -149,3 +149,20 @@ def test_the_seasons_calls_are_in_the_openapi_document(client: FlaskClient) -> N
     paths = client.get("/api/v1/openapi.json").get_json()["paths"]
     assert set(paths["/api/v1/clubs/{club_id}/seasons"]) >= {"get", "post"}
     assert set(paths["/api/v1/clubs/{club_id}/seasons/{season_id}"]) >= {"get", "patch", "delete"}
+
+
+def test_narrowing_the_dates_drops_an_evening_left_out_that_falls_outside_them(
+    client: FlaskClient, club: dict[str, Any]
+) -> None:
+    """A season that left out its last evening is narrowed to end before it: the change is
+    kept (the left-out evening is simply no longer in the season), not a 400 about an
+    evening the writer never sent; an id the club never had is still refused."""
+    made = _create(client, club, left_out=[club["evenings"][2]]).get_json()
+    where = f"/api/v1/clubs/{club['id']}/seasons/{made['id']}"
+    narrowed = client.patch(where, json={"ends": "2026-09-12"}, headers=club["auth"])
+    assert narrowed.status_code == 200, narrowed.get_json()
+    body = narrowed.get_json()
+    assert [e["id"] for e in body["evenings"]] == club["evenings"][:2] and body["left_out"] == []
+    stranger = client.patch(where, json={"left_out": ["A" * 22]}, headers=club["auth"])
+    assert stranger.status_code == 400 and _codes(stranger) == ["not_a_season_evening"]
+    assert "['" not in stranger.get_json()["errors"][0]["message"]

@@ -232,3 +232,18 @@ def test_every_season_address_with_a_bad_id_or_token_is_a_4xx(
                 continue  # the view link's pages take no token; the list, no season
             answer = client.open(path, method=method, data={"name": "x"})
             assert 400 <= answer.status_code < 500, (method, path, answer.status_code)
+
+
+@pytest.mark.parametrize("version", ["²", "abc", "1" * 40])
+def test_an_unreadable_version_on_the_hosts_forms_is_a_409_never_a_500(
+    client: FlaskClient, season: dict[str, Any], version: str
+) -> None:
+    """`"²".isdigit()` is true and `int("²")` raises: the forms read a version as every
+    evening form does, and one that cannot be read matches no season (nothing changed)."""
+    where = f"/clubs/{season['club']}/edit/{season['token']}/seasons/{season['id']}"
+    edit = client.post(where, data={"version": version, "name": "Late", "starts": "2026-09-01",
+                                    "ends": "2026-09-30", "rule": "sum"})  # fmt: skip
+    assert edit.status_code == 409
+    gone = client.post(f"{where}/delete", data={"version": version})
+    assert gone.status_code == 409
+    assert client.get(f"/api/v1/clubs/{season['club']}/seasons/{season['id']}").status_code == 200

@@ -1,6 +1,6 @@
 """A club's seasons (issue 31): its dates, rule and the evenings left out.
 
-Revision ID: 0006_seasons (the lead renumbers it on merge)
+Revision ID: 0006_seasons
 Revises: 0005_events
 Create Date: 2026-12-05
 """
