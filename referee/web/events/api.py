@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
 from referee.engine.tournament import RankBy
@@ -39,6 +40,14 @@ _UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
 _FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _CONFLICT = (RefusedAnswer, "Done first on another phone, or the evening moved on (`version`)")
 _REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
+#: What every write of an evening may answer besides its 200 (SPEC's refusals).
+_WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
+    400: _REFUSED,
+    401: _UNAUTHORISED,
+    403: _FORBIDDEN,
+    404: _NOT_FOUND,
+    409: _CONFLICT,
+}
 
 
 def event_json(stored: StoredEvent, *, editing: bool) -> dict[str, Any]:
@@ -126,11 +135,7 @@ def read(club_id: str, event_id: str) -> ResponseReturnValue:
     request=schemas.PlayersChange,
     answers={
         200: (schemas.EventAnswer, "The evening"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
-        404: _NOT_FOUND,
-        409: _CONFLICT,
+        **_WRITE_ANSWERS,
     },
     parameters=[_CLUB_ID, _EVENT_ID],
     example={"action": "check_in", "names": ["Ann", "Bo", "Cy"]},
@@ -157,11 +162,7 @@ def players(club_id: str, event_id: str) -> ResponseReturnValue:
     request=schemas.SeriesChange,
     answers={
         200: (schemas.EventAnswer, "The evening, the series' tables with their games' links"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
-        404: _NOT_FOUND,
-        409: _CONFLICT,
+        **_WRITE_ANSWERS,
     },
     parameters=[_CLUB_ID, _EVENT_ID],
     example={"series": 1},
@@ -214,11 +215,7 @@ def _series_change(club_id: str, event_id: str, body: schemas.SeriesChange) -> A
     request=schemas.ClockChange,
     answers={
         200: (schemas.EventAnswer, "The evening, the series' clock as it now runs"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
-        404: _NOT_FOUND,
-        409: _CONFLICT,
+        **_WRITE_ANSWERS,
     },
     parameters=[_CLUB_ID, _EVENT_ID],
     example={"action": "extra", "table": 2, "minutes": 5},
@@ -253,11 +250,7 @@ def clock(club_id: str, event_id: str) -> ResponseReturnValue:
     request=schemas.SeatingChange,
     answers={
         200: (schemas.EventAnswer, "The evening with its seating rules"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
-        404: _NOT_FOUND,
-        409: _CONFLICT,
+        **_WRITE_ANSWERS,
     },
     parameters=[_CLUB_ID, _EVENT_ID],
     example={

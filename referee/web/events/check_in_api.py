@@ -23,12 +23,9 @@ from referee.web.plumbing.hosting import keep_private
 from . import check_in, service
 from .api import (
     _CLUB_ID,
-    _CONFLICT,
     _EVENT_ID,
-    _FORBIDDEN,
-    _NOT_FOUND,
     _REFUSED,
-    _UNAUTHORISED,
+    _WRITE_ANSWERS,
     _answer,
     api_bp,
 )
@@ -202,11 +199,7 @@ def check_in_write(club_id: str, event_id: str, key: str) -> ResponseReturnValue
     request=CheckInControl,
     answers={
         200: (EventAnswer, "The evening"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
-        404: _NOT_FOUND,
-        409: _CONFLICT,
+        **_WRITE_ANSWERS,
     },
     parameters=[_CLUB_ID, _EVENT_ID],
     example={"action": "undo", "name": "Ann"},
