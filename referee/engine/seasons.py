@@ -23,6 +23,13 @@ in variants that count points differently (tournament.py's points per round rank
 
 Movement is a player's place against the table before the last evening with results (the same
 rule over the evenings before it): up by n, down by n, the same, or new (no place then).
+
+A season may count the club's ordinary games too (`Season.club_games`: games not played at a
+club night). The finished games of one day are read as an evening of their own
+(`day_of_games`): each game scored as one table of a club night under `tournament.ROMME` (its
+place points at a table of any size, and its bonus for few points left), a player's day the
+sum over the day's games, and the day's places by that sum alone (equal sums share a place):
+so a day of games takes its column, its best-N and its tie-breaks as an evening does.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any, Final
 
 from .errors import GameRefused, Reason, reason
 from .names import clean_name, name_key
+from .tournament import ROMME_ANY_TABLE, score_table
 
 #: The longest season name.
 MAX_SEASON_NAME: Final = 64
@@ -78,9 +86,53 @@ class Evening:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PlayedGame:
+    """A finished ordinary club game as a season reads it: each seat's name and total, the
+    rounds played, and whether the highest total wins (else the lowest)."""
+
+    names: tuple[str, ...]
+    totals: tuple[int, ...]
+    rounds: int
+    high_wins: bool
+
+
+def day_of_games(key: str, date: datetime.date, games: Sequence[PlayedGame]) -> Evening:
+    """A day's ordinary club games as an evening of their own: each game one table scored by
+    `tournament.ROMME` (5-3-2-1 at four, 3-1 at two; its bonus for few points left), a
+    player's points the sum over the day's games, the day's places by that sum alone."""
+    names: dict[str, str] = {}
+    points: dict[str, Fraction] = {}
+    for number, game in enumerate(games, start=1):
+        scores = score_table(
+            ROMME_ANY_TABLE,
+            series=number,
+            table=1,
+            names=game.names,
+            totals=game.totals,
+            rounds=game.rounds,
+            high_wins=game.high_wins,
+            finished=True,
+        )
+        for score in scores:
+            key_of = name_key(score.name)
+            names.setdefault(key_of, score.name)
+            points[key_of] = points.get(key_of, Fraction(0)) + score.tournament_points
+    placings = tuple(
+        Placing(
+            name=names[k],
+            tournament_points=mine,
+            place=1 + sum(other > mine for other in points.values()),
+        )
+        for k, mine in sorted(points.items(), key=lambda pair: -pair[1])
+    )
+    return Evening(key=key, date=date, placings=placings)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Season:
     """A season's settings: its name, dates and rule (`best` for BEST, `min_evenings` for
-    AVERAGE; None otherwise)."""
+    AVERAGE; None otherwise), and whether the club's ordinary games count besides its club
+    nights (each day's as an evening of its own, `day_of_games`)."""
 
     name: str
     starts: datetime.date
@@ -88,6 +140,7 @@ class Season:
     rule: Rule
     best: int | None = None
     min_evenings: int | None = None
+    club_games: bool = False
 
     @classmethod
     def create(
@@ -99,9 +152,11 @@ class Season:
         rule: Any,
         best: Any = None,
         min_evenings: Any = None,
+        club_games: Any = False,
         evenings: int,
     ) -> Season:
-        """A season of `evenings` evenings; SeasonRefused with every reason it cannot be."""
+        """A season of `evenings` evenings (a day of club games counted as one);
+        SeasonRefused with every reason it cannot be."""
         reasons: list[Reason] = []
         title = _read_name(name, reasons)
         if not isinstance(starts, datetime.date):
@@ -118,8 +173,11 @@ class Season:
                 )
             )
         kind = _read_rule(rule, reasons)
+        if not isinstance(club_games, bool):
+            reasons.append(reason("bad_input", field="club_games"))
         if evenings < 1:
-            reasons.append(reason("season_without_evenings", field="events"))
+            code = "season_without_results" if club_games is True else "season_without_evenings"
+            reasons.append(reason(code, field="events"))
         elif evenings > MAX_EVENINGS:
             reasons.append(reason("too_many_season_evenings", field="events", max=MAX_EVENINGS))
         if kind is Rule.BEST:
@@ -135,6 +193,7 @@ class Season:
             rule=kind,
             best=best if kind is Rule.BEST else None,
             min_evenings=min_evenings if kind is Rule.AVERAGE else None,
+            club_games=club_games,
         )
 
 

@@ -162,6 +162,11 @@ ROMME: Final = Scheme(
     ),
     bonus=(BonusBand(10, 3), BonusBand(20, 2), BonusBand(30, 1)),
 )
+#: `ROMME` at a table of any size a game may have (2 to 8 players): a season reads an ordinary
+#: club game, one not played at a club night, as one such table (`seasons.day_of_games`).
+ROMME_ANY_TABLE: Final = replace(
+    ROMME, place_points=MappingProxyType({size: _by_place(size) for size in range(2, 9)})
+)
 PLACEMENT: Final = Scheme(
     id="placement",
     place_points=MappingProxyType(

@@ -14,16 +14,18 @@ from hypothesis import strategies as st
 from referee.engine.seasons import (
     Evening,
     Placing,
+    PlayedGame,
     Rule,
     Season,
     SeasonRefused,
+    day_of_games,
     season_table,
 )
 
 DAY = datetime.date(2026, 9, 1)
 
 
-def _season(rule: str = "sum", *, evenings: int = 4, **numbers: int) -> Season:
+def _season(rule: str = "sum", *, evenings: int = 4, **numbers: object) -> Season:
     return Season.create(
         name="Autumn",
         starts=DAY,
@@ -224,3 +226,92 @@ def test_a_season_of_40_evenings_is_worked_out_in_well_under_a_second() -> None:
     started = time.perf_counter()
     table = season_table(season, [evening(week) for week in range(40)])
     assert len(table.rows) == 24 and time.perf_counter() - started < 0.5
+
+
+# -- a day of ordinary club games -------------------------------------------------------------
+
+
+def _game(*seats: tuple[str, int], rounds: int = 7, high_wins: bool = False) -> PlayedGame:
+    return PlayedGame(
+        names=tuple(n for n, _ in seats),
+        totals=tuple(t for _, t in seats),
+        rounds=rounds,
+        high_wins=high_wins,
+    )
+
+
+def _points(evening: Evening) -> dict[str, tuple[Fraction, int]]:
+    return {p.name: (p.tournament_points, p.place) for p in evening.placings}
+
+
+def test_a_day_of_club_games_scores_each_game_as_a_club_nights_table() -> None:
+    """By hand: at four 5-3-2-1, at two 3-1, the bonus 3/2/1 for at most 10/20/30 points left
+    a round (7 rounds: at most 70/140/210 in all); the day's places by the sum."""
+    four = _game(("Ann", 35), ("Bo", 105), ("Cy", 175), ("Di", 350))  # 8, 5, 3, 1
+    two = _game(("Di", 70), ("Bo", 71))  # Di 3 + 3 = 6, Bo 1 + 2 = 3
+    day = day_of_games("games-2026-09-05", DAY, [four, two])
+    assert day.key == "games-2026-09-05" and day.date == DAY
+    assert _points(day) == {
+        "Ann": (Fraction(8), 1),
+        "Bo": (Fraction(8), 1),  # 5 + 3: shares the day's first place
+        "Di": (Fraction(7), 3),
+        "Cy": (Fraction(3), 4),
+    }
+
+
+def test_a_day_of_games_shares_equal_places_and_gives_no_bonus_where_the_winner_collects() -> None:
+    tied = _game(("Ann", 35), ("Bo", 35), ("Cy", 300))  # (4 + 2) / 2 = 3 each, + 3
+    collect = _game(("Ed", 500), ("Flo", 200), ("Gus", 200), high_wins=True)  # 4, 1.5, 1.5
+    day = _points(day_of_games("d", DAY, [tied, collect]))
+    assert day["Ann"] == day["Bo"] == (Fraction(6), 1)
+    assert day["Ed"] == (Fraction(4), 3)
+    assert day["Flo"] == day["Gus"] == (Fraction(3, 2), 4)
+    assert day["Cy"] == (Fraction(1), 6)  # 1 + no bonus (300 in 7 rounds)
+
+
+def test_eight_at_one_game_score_9_then_7_down_to_1() -> None:
+    seats = [(f"P{i}", 100 * i) for i in range(8)]  # one round: only P0 (0 left) has a bonus
+    day = _points(day_of_games("d", DAY, [_game(*seats, rounds=1)]))
+    assert [day[f"P{i}"][0] for i in range(8)] == [9 + 3, 7, 6, 5, 4, 3, 2, 1]
+
+
+def test_a_season_counting_club_games_takes_a_day_as_an_evening() -> None:
+    season = _season("best", best=1, club_games=True, evenings=2)
+    assert season.club_games is True
+    night = _evening(1, ("Ann", 5), ("Bo", 3))
+    games = day_of_games("g", DAY + datetime.timedelta(days=9), [_game(("Bo", 35), ("Ann", 80))])
+    table = season_table(season, [night, games])
+    rows = {row.name: row for row in table.rows}
+    assert rows["Bo"].total == 6 and rows["Bo"].dropped == (0,)  # the day's 3 + 3 is best
+    assert rows["Ann"].total == 5 and rows["Ann"].dropped == (1,)
+
+
+def test_club_games_must_be_a_boolean_and_a_season_of_nothing_says_so() -> None:
+    with pytest.raises(SeasonRefused) as refused:
+        _season(club_games="yes")
+    assert [r.code for r in refused.value.reasons] == ["bad_input"]
+    with pytest.raises(SeasonRefused) as empty:
+        _season(club_games=True, evenings=0)
+    assert [r.code for r in empty.value.reasons] == ["season_without_results"]
+
+
+@given(
+    st.lists(
+        st.lists(st.integers(0, 600), min_size=2, max_size=8).map(
+            lambda totals: _game(*((f"P{i}", t) for i, t in enumerate(totals)))
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+@settings(max_examples=60, deadline=None)
+def test_a_days_places_follow_its_sums_and_no_points_are_negative(
+    games: list[PlayedGame],
+) -> None:
+    day = day_of_games("d", DAY, games)
+    players = {name for game in games for name in game.names}
+    assert {p.name for p in day.placings} == players
+    for placing in day.placings:
+        assert placing.tournament_points >= 0
+        above = sum(o.tournament_points > placing.tournament_points for o in day.placings)
+        assert placing.place == 1 + above
