@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -34,6 +35,8 @@ def databases(wanted: str, prefix: str) -> Iterator[tuple[str, str]]:
         url = os.environ.get("RUMMY_BENCH_DATABASE_URL")
         cluster = None
         if not url:
+            # conftest imports the tests' own modules (processes, ...) by their bare names
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
             from tests.conftest import ThrowawayPostgres
 
             cluster = ThrowawayPostgres()
