@@ -5,14 +5,18 @@ draw (tests/web/seasons/test_seasons_table.py does)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from flask import Flask
+from sqlalchemy import update
 
 from referee.engine.game import SeatResult
 from referee.web.clubs import service as clubs_service
+from referee.web.clubs.models import club_games
 from referee.web.events import service as events_service
 from referee.web.games import service as games_service
+from referee.web.plumbing.database import database
 
 # Tournament points by the points a player is left with, whatever the table: no place points,
 # a bonus by band. Every round is one where nobody went out (the stock ran out), so a player's
@@ -95,3 +99,36 @@ def play_evenings(
     for event_id, (_, bands) in zip(event_ids[:count], evenings[:count], strict=True):
         for table in range(tables_of(app, event_id)):
             play_table(app, event_id, table, bands)
+
+
+def play_club_game(
+    app: Flask,
+    club_id: str,
+    day: str,
+    per_round: dict[str, int],
+    *,
+    rounds: int = 7,
+    at: str = "19:00",
+) -> str:
+    """An ordinary game of the club (no club night's table), begun on `day` at `at` UTC, each
+    player left with the same penalty every round (nobody went out): after 7 rounds it is
+    finished, each player's total 7 times theirs. Its id."""
+    with app.test_request_context("/"):
+        filed = clubs_service.start_game(
+            club_id, variant="contract", players=list(per_round), lang="en",
+            house_rules={"last_round_goes_out": False},
+        )  # fmt: skip
+        assert isinstance(filed, clubs_service.GameFiled), filed
+        game_id = filed.game.id
+        for number in range(1, rounds + 1):
+            typed = games_service.Typed.read(
+                [SeatResult(penalty=penalty) for penalty in per_round.values()]
+            )
+            saved = games_service.enter_round(game_id, number, typed, version=None)
+            assert isinstance(saved, games_service.Saved), saved
+        moment = datetime.datetime.fromisoformat(f"{day}T{at}:00+00:00")
+        with database().writing() as conn:
+            conn.execute(
+                update(club_games).where(club_games.c.game_id == game_id).values(played_at=moment)
+            )
+    return game_id

@@ -17,9 +17,19 @@ import pytest
 from conftest import WATCH_CSP
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
-from season_fixture import EVENINGS, club_with_evenings, play_evenings, play_table, tables_of
+from season_fixture import (
+    EVENINGS,
+    club_with_evenings,
+    play_club_game,
+    play_evenings,
+    play_table,
+    tables_of,
+)
 from table_phones import sideways
 from test_accessibility_browser import _in_both_schemes
+
+from referee.engine.game import SeatResult
+from referee.web.games import service as games_service
 
 #: The fixture's five busiest players under the longest names a club takes (24 letters).
 LONG = {"Ann": "Maximiliane von Falkenau", "Bo": "Bartholomäus Kirchhoffer",
@@ -30,7 +40,8 @@ LONG_EVENINGS = [
 ]
 PHONE = {"device_scale_factor": 1, "is_mobile": True, "has_touch": True}
 
-#: Each row's place, name and total inside the screen; no name cut or right-aligned.
+#: Each row's place, name and total inside the screen; no name cut, broken inside a word or
+#: right-aligned.
 PINNED_IN_SIGHT = """() => {
   const width = document.documentElement.clientWidth, wrong = [];
   for (const row of document.querySelectorAll(".season-table tbody tr")) {
@@ -40,6 +51,15 @@ PINNED_IN_SIGHT = """() => {
       if (box.left < 0 || box.right > width + 0.5) wrong.push("out of sight: " + cell.innerText);
     }
     if (name.scrollWidth > name.clientWidth + 1) wrong.push("cut: " + name.innerText);
+    const words = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+    for (let text = words.nextNode(); text; text = words.nextNode()) {
+      for (const word of text.data.matchAll(/[^\\s-]+/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        if (range.getClientRects().length > 1) wrong.push("word broken: " + word[0]);
+      }
+    }
     const align = getComputedStyle(name).textAlign;
     if (align !== "left" && align !== "start") wrong.push("right: " + name.innerText);
     if (total.getBoundingClientRect().left < name.getBoundingClientRect().right - 0.5)
@@ -120,8 +140,9 @@ def test_a_host_makes_a_season_by_thumb_and_its_table_takes_each_round_as_saved(
         page.get_by_role("button", name="Saison speichern").tap()
     expect(page.locator("h1")).to_have_text("Herbstsaison 2026")
     # The settings page lists the club nights within the dates, each ticked.
-    counted = page.locator("input[type=checkbox]")
+    counted = page.get_by_role("group", name="Clubabende, die zählen").locator("input")
     expect(counted).to_have_count(4)
+    expect(counted.nth(3)).to_be_checked()
     _clean(page)
     # Deleting asks first: the first tap only opens the question.
     page.get_by_text("Saison löschen…").tap()
@@ -209,3 +230,87 @@ def test_the_room_board_ends_the_evening_with_the_seasons_first_five(
     )
     assert page.evaluate("document.documentElement.scrollHeight") <= height
     _clean(page)
+
+
+#: The scroll box scrolled until the first day of club games stands beside the pinned columns.
+SCROLL_TO_THE_DAY = """box => {
+  const day = box.querySelector("thead .col-kind").closest("th");
+  const pinned = box.querySelector("thead .col-total").getBoundingClientRect().right;
+  box.scrollLeft += day.getBoundingClientRect().left - pinned;
+}"""
+
+
+def _finish(app: Flask, game_id: str, per_round: dict[str, int], rounds: range) -> None:
+    """The game's rounds `rounds` entered, each player left with the same penalty."""
+    with app.test_request_context("/"):
+        for number in rounds:
+            typed = games_service.Typed.read([SeatResult(penalty=p) for p in per_round.values()])
+            saved = games_service.enter_round(game_id, number, typed, version=None)
+            assert isinstance(saved, games_service.Saved), saved
+
+
+def test_a_host_counts_the_clubs_other_games_by_thumb_and_a_day_of_them_is_a_column(
+    app: Flask, live_server: str, open_page: Any, screenshot_dir: Path
+) -> None:
+    """Issue 31, point 1's "which ordinary club games count": the host (German, 360 px) ticks
+    the club's other games, sees each finished one listed by its day and players, unticks one;
+    the table (German, then Dutch in the dark at 320 px) has a column per day of games, marked
+    under its date, and takes a game's last round as it is saved."""
+    club_id, token, event_ids = club_with_evenings(
+        app, LONG_EVENINGS[:2], name="Donnerstagsrunde am Markt", lang="de"
+    )
+    play_evenings(app, event_ids, 2, LONG_EVENINGS[:2])
+    ann, bo, cy, di, ed = LONG.values()
+    first = {ann: 5, bo: 15, cy: 25, di: 50}
+    second = {bo: 5, ann: 15, ed: 25}
+    play_club_game(app, club_id, "2026-09-05", first)
+    play_club_game(app, club_id, "2026-09-05", second, at="21:00")
+    late = play_club_game(app, club_id, "2026-09-12", first, rounds=3)
+    auth = {"Authorization": f"Bearer {token}"}
+    season = {"name": "Herbstsaison 2026", "starts": "2026-09-01", "ends": "2026-09-30"}
+    made = app.test_client().post(f"/api/v1/clubs/{club_id}/seasons", headers=auth, json=season)
+    assert made.status_code == 201, made.get_json()
+    page = open_page(360, 740, "de", "light")
+    page.goto(f"{live_server}/clubs/{club_id}/edit/{token}/seasons/{made.get_json()['id']}")
+    expect(page.get_by_text("Clubspiele, die zählen")).to_have_count(0)
+    page.get_by_label("Die anderen Clubspiele zählen auch").tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Saison speichern").tap()
+    games = page.get_by_role("group", name="Clubspiele, die zählen").locator("input")
+    expect(games).to_have_count(2)  # the third is still being played
+    expect(page.get_by_text(f"{bo}, {ann}, {ed}")).to_be_visible()
+    _clean(page)
+    page.screenshot(path=str(screenshot_dir / "season-club-games-form-de.png"), full_page=True)
+    page.get_by_label(re.compile(re.escape(f"{bo}, {ann}, {ed}"))).tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Saison speichern").tap()
+    expect(games.nth(1)).not_to_be_checked()
+
+    page.get_by_role("link", name="Die Saisontabelle").tap()
+    expect(page.locator(".season-rule")).to_contain_text("Die anderen Clubspiele zählen auch")
+    expect(page.locator(".season-table thead .col-evening")).to_have_count(3)
+    expect(page.locator(".season-table thead .col-kind")).to_have_text(["Clubspiele"])
+    _table_in_sight(page, 16)
+    _shots(page, screenshot_dir, "club-games-de-360")
+    _clean(page)
+    page.locator(".season-scroll").evaluate(SCROLL_TO_THE_DAY)
+    page.locator(".season-scroll").screenshot(
+        path=str(screenshot_dir / "season-club-games-de-360-day.png")
+    )
+    # The game still being played finishes: its day becomes a column without a reload.
+    _finish(app, late, first, range(4, 8))
+    expect(page.locator(".season-table thead .col-kind")).to_have_count(2, timeout=15_000)
+    _table_in_sight(page, 16)
+
+    dutch = open_page(320, 700, "nl", "dark")
+    dutch.goto(f"{live_server}/clubs/{club_id}/seasons/{made.get_json()['id']}?lang=nl")
+    expect(dutch.locator(".season-table thead .col-kind")).to_have_text(
+        ["Clubspellen", "Clubspellen"]
+    )
+    expect(dutch.locator(".season-rule")).to_contain_text("De andere clubspellen tellen ook mee")
+    _table_in_sight(dutch, 16)
+    _shots(dutch, screenshot_dir, "club-games-nl-320")
+    _clean(dutch)
+    box = dutch.locator(".season-scroll")
+    box.evaluate("e => e.scrollLeft = e.scrollWidth")
+    box.screenshot(path=str(screenshot_dir / "season-club-games-nl-320-scrolled.png"))

@@ -259,12 +259,14 @@ def _season(conn: Connection, season_id: str) -> None:
         rule=season.rule.value,
         best=season.best,
         min_evenings=season.min_evenings,
+        club_games=season.club_games,
         evenings=MAX_EVENINGS,
     )
     if not all(isinstance(i, str) and ids.valid_id(i) for i in stored.left_out):
-        raise _Problem("the evenings it leaves out are not ids")
+        raise _Problem("the evenings and games it leaves out are not ids")
     found = seasons_store.evenings_on(conn, stored.club_id, season.starts, season.ends)
-    seasons_service.table_with(stored, found)
+    played = seasons_store.games_on(conn, stored.club_id, season.starts, season.ends)
+    seasons_service.table_with(stored, found, played)
 
 
 def _tables_games(conn: Connection, event_id: str, club_id: str, event: Event) -> None:

@@ -437,6 +437,12 @@ def live_version(club_id: str) -> int | None:
         return store.live_version(conn, club_id)
 
 
+def records_now(game_ids: Sequence[str]) -> dict[str, GameRecord]:
+    """Each game's record as the game is now, loaded (for a record kept behind its game: a
+    season reads them so, as the club's pages work out a board that is behind)."""
+    return {loaded.id: record_of(loaded.game) for loaded in game_queries.load_many(list(game_ids))}
+
+
 def _fresh_records(
     ledger: Ledger, versions: Mapping[str, int], games: Mapping[str, Game]
 ) -> dict[str, tuple[int, GameRecord]]:

@@ -13,6 +13,8 @@ from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
 from referee.web.clubs.api import bearer_token, refused
+from referee.web.clubs.links import view_url as club_view_url
+from referee.web.games.links import view_url as game_view_url
 from referee.web.games.schemas import RefusedAnswer, read_body, request_json
 from referee.web.jsonapi.bodies import guard, unauthorised
 from referee.web.jsonapi.errors import code_answer, reasons_answer
@@ -20,7 +22,7 @@ from referee.web.jsonapi.openapi import Parameter, documented
 from referee.web.jsonapi.schemas import ErrorAnswer
 
 from . import schemas, service
-from .presenting import rule_sentence
+from .presenting import column_name, rule_sentence
 
 api_bp = Blueprint("seasons_api", __name__, url_prefix="/api/v1/clubs/<club_id>/seasons")
 guard(api_bp)
@@ -42,12 +44,20 @@ def season_json(shown: service.Table) -> dict[str, Any]:
         name: url_for(endpoint, club_id=stored.club_id, season_id=stored.id, _external=True)
         for name, endpoint in (("view_url", "seasons.show"), ("csv_url", "seasons.csv"))
     }
+    club_url = club_view_url(stored.club_id, external=True)
     evening_url = {
-        e.id: url_for("events.show", club_id=stored.club_id, event_id=e.id, _external=True)
+        e.id: club_url
+        if isinstance(e, service.GameDay)
+        else url_for("events.show", club_id=stored.club_id, event_id=e.id, _external=True)
         for e in (*shown.counted, *shown.left_out)
-    }
+    } | {g.id: game_view_url(g.id, external=True) for g in shown.games}
+    names = {e.id: column_name(e) for e in (*shown.counted, *shown.left_out)}
     answer = schemas.SeasonAnswer.of(
-        shown, rule_text=rule_sentence(stored.season), urls=urls, evening_url=evening_url
+        shown,
+        rule_text=rule_sentence(stored.season),
+        urls=urls,
+        evening_url=evening_url,
+        names=names,
     )
     return answer.model_dump(mode="json")
 
@@ -125,6 +135,7 @@ def index(club_id: str) -> ResponseReturnValue:
             starts=s.season.starts.isoformat(),
             ends=s.season.ends.isoformat(),
             rule=s.season.rule.value,
+            club_games=s.season.club_games,
             version=s.version,
             url=url_for("seasons_api.read", club_id=club_id, season_id=s.id, _external=True),
         )

@@ -32,7 +32,11 @@ def _cell(value: Fraction | None) -> int | str:
 def to_csv(shown: Table, lang: str) -> str:
     """Place, player, total, a cell per club night (its date), club nights played, the club
     nights dropped (their dates) and the movement since the last club night, in `lang`."""
-    dates = [format_date(e.date, "short") for e in shown.table.evenings]
+    dates = [
+        format_date(e.date, "short")
+        + (f" ({gettext('Club games')})" if e.kind == "club_games" else "")
+        for e in shown.counted
+    ]
     header = [
         gettext("Place"), gettext("Player"), gettext("Total"), *dates,
         gettext("Club nights played"), gettext("Dropped"), gettext("Movement"),

@@ -1,6 +1,7 @@
-"""The seasons' form: a season's name, dates and rule, and (once it has evenings) which of
-them count. It carries the season's version, so a form sent after another phone changed the
-season is refused (409). The engine checks what the numbers mean (best 5 of 3)."""
+"""The seasons' form: a season's name, dates and rule, whether the club's other games count,
+and (once it has evenings, or games it counts) which of them count. It carries the season's
+version, so a form sent after another phone changed the season is refused (409). The engine
+checks what the numbers mean (best 5 of 3)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, HiddenField, RadioField, StringField, SubmitField
+from wtforms import BooleanField, DateField, HiddenField, RadioField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import InputRequired, Length, Optional
 
@@ -46,21 +47,40 @@ class SeasonForm(FlaskForm):
         high=MAX_EVENINGS,
         validators=[Optional()],
     )
+    club_games = BooleanField(
+        _l("The club’s other games count too"),
+        description=_l(
+            "Games not played at a club night: the games finished on one day make a club "
+            "night of their own."
+        ),
+    )
     counted = MemberChecks(
         _l("Club nights that count"),
         choices=[],
         description=_l("Every club night within the dates counts unless you untick it."),
     )
+    games_counted = MemberChecks(
+        _l("Club games that count"),
+        choices=[],
+        description=_l("Every finished game within the dates counts unless you untick it."),
+    )
     save = SubmitField(_l("Save the season"))
 
-    def setup(self, evenings: list[tuple[str, str]]) -> None:
-        """`evenings`: (id, label) of the club's evenings within the season's dates."""
+    def setup(
+        self, evenings: list[tuple[str, str]], games: list[tuple[str, str]] | None = None
+    ) -> None:
+        """`evenings`: (id, label) of the club's evenings within the season's dates; `games`:
+        of its finished ordinary games within them (listed once the season counts them)."""
         self.counted.choices = [SelectChoice(i, label) for i, label in evenings]
+        self.games_counted.choices = [SelectChoice(i, label) for i, label in games or ()]
         if not evenings:
             del self.counted
+        if not games:
+            del self.games_counted
 
     def fields(self, within: list[str]) -> dict[str, Any]:
-        """What the service reads; the evenings within the dates not ticked are left out."""
+        """What the service reads; the evenings (and games) within the dates not ticked are
+        left out."""
         fields: dict[str, Any] = {
             "name": self.name.data or "",
             "starts": self.starts.data,
@@ -68,9 +88,13 @@ class SeasonForm(FlaskForm):
             "rule": self.rule.data,
             "best": self.best.data if self.rule.data == "best" else None,
             "min_evenings": self.min_evenings.data if self.rule.data == "average" else None,
+            "club_games": bool(self.club_games.data),
         }
-        if "counted" in self._fields:
-            ticked = set(self.counted.data or ())
+        lists = [
+            self._fields[name] for name in ("counted", "games_counted") if name in self._fields
+        ]
+        if lists:
+            ticked = {i for listed in lists for i in listed.data or ()}
             fields["left_out"] = [i for i in within if i not in ticked]
         return fields
 

@@ -17,7 +17,7 @@ SENTENCES: dict[str, Message] = {
     ),
     "bad_season_date": lambda p: gettext("“%(date)s” is not a date: write it as 2025-03-07.", **p),
     "not_a_season_evening": lambda p: gettext(
-        "Only a club night within the season’s dates can be left out."
+        "Only a club night or a club game within the season’s dates can be left out."
     ),
     "empty_season_name": lambda p: gettext("The season needs a name."),
     "season_name_too_long": lambda p: gettext(
@@ -28,6 +28,10 @@ SENTENCES: dict[str, Message] = {
     ),
     "season_without_evenings": lambda p: gettext(
         "No club night falls within these dates: a season counts at least one."
+    ),
+    "season_without_results": lambda p: gettext(
+        "No club night and no finished club game fall within these dates: a season counts at "
+        "least one."
     ),
     "too_many_season_evenings": lambda p: gettext(
         "A season counts at most %(max)s club nights.", max=p["max"]

@@ -7,11 +7,24 @@ so an evening's round changes the season with nothing more to write.
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, Date, DateTime, ForeignKey, Index, Integer, String, Table
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    false,
+)
 
 from referee.web.games.models import metadata
 
-#: One row per season. `left_out` lists the ids of evenings within its dates that do not count;
+#: One row per season. `left_out` lists the ids of evenings (and of ordinary club games) within
+#: its dates that do not count; `club_games`: the club's ordinary games count too;
 #: `version` grows with every change, so a writer that saw an older one is refused.
 seasons = Table(
     "seasons",
@@ -25,6 +38,7 @@ seasons = Table(
     Column("best", Integer, nullable=True),
     Column("min_evenings", Integer, nullable=True),
     Column("left_out", JSON, nullable=False),
+    Column("club_games", Boolean, nullable=False, server_default=false()),
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),

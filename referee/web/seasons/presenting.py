@@ -8,6 +8,9 @@ from flask_babel import gettext, ngettext
 from referee.engine.seasons import Movement, Rule, Season
 from referee.web.plumbing import formats
 
+from .service import Column, GameDay
+from .store import StoredGame
+
 
 def rule_sentence(season: Season) -> str:
     """The rule in words, then how ties go (the engine's `seasons` docstring says the same)."""
@@ -32,7 +35,18 @@ def rule_sentence(season: Season) -> str:
         "Ties go to more club nights won, then to more tournament points over every club "
         "night played."
     )
-    return f"{rule} {ties}"
+    if not season.club_games:
+        return f"{rule} {ties}"
+    games = gettext(
+        "The club’s other games count too: the games finished on one day make a club night "
+        "of their own, each game scored as a club night’s table."
+    )
+    return f"{rule} {games} {ties}"
+
+
+def column_name(column: Column) -> str:
+    """A column's name: the club night's, or "Club games" for a day of them."""
+    return gettext("Club games") if isinstance(column, GameDay) else column.name
 
 
 def movement_label(movement: Movement | None) -> str:
@@ -57,3 +71,8 @@ def movement_sign(movement: Movement | None) -> str:
 
 #: Tournament points as the evening's standings write them (one writer, `formats`).
 points_text = formats.tournament_points
+
+
+def game_players(game: StoredGame) -> str:
+    """A club game as the season's form lists it: its players, in seat order."""
+    return ", ".join(seat.name for seat in game.record.seats) if game.record else ""

@@ -2,13 +2,17 @@
 Letter landscape, in the season's language: the club and the season, its dates and its rule in
 words, then a line per player (place, name with the movement since the last club night, total,
 a column per club night, club nights played), a dropped club night in brackets and grey, an
-absent one a dot; the key under the table on every page. From the shared PDF cache, keyed by
-what it shows (a round saved at a club night moves the table and so the key).
+absent one a dot; the key under the table on every page. More club nights than fit a page at
+`MIN_NIGHT_WIDTH` each go on further pages, each with the places, names and totals again (as a
+spreadsheet prints a wide table), the club nights shared out evenly among them. From the
+shared PDF cache, keyed by what it shows (a round saved at a club night moves the table and so
+the key).
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +40,8 @@ LABEL_SIZE = 8.0
 ROW_STEP = 16.0
 PLACE_WIDTH = 28.0
 NAME_WIDTH = 150.0  # a 24-letter name at 10 pt, smaller where longer (never cut)
+#: The narrowest a club night's column gets ("05.09.26*" at 8 pt, "12,5" at 10 pt).
+MIN_NIGHT_WIDTH = 34.0
 
 
 @dataclass(frozen=True)
@@ -65,23 +71,25 @@ def render(shown: Table, club_name: str, lang: str, paper: str) -> Built:
     canvas.setTitle(f"{season.name} · {club_name}")
     canvas.setAuthor("Rummy Referee")
     canvas.setCreator("Rummy Referee")
-    layout = _Layout.of(shown, width)
     key = _key_lines(shown, width)
     rows: list[SeasonRow | None] = list(shown.table.rows) or [None]
-    pages, y = 0, 0.0
-    for index, row in enumerate(rows):
-        if index == 0 or y < MARGIN + 11 * len(key) + ROW_STEP:
-            if pages:
-                _draw_key(canvas, key)
-                canvas.showPage()
-            pages += 1
-            y = _head(canvas, shown, club_name, layout, width, height)
-        if row is None:
-            canvas.setFont(FONT, ROW_SIZE)
-            canvas.drawString(MARGIN, y, gettext("No club night of this season has a result yet."))
-            break
-        _row(canvas, row, layout, y)
-        y -= ROW_STEP
+    pages = 0
+    for layout in _Layout.bands(shown, width):
+        y = 0.0
+        for index, row in enumerate(rows):
+            if index == 0 or y < MARGIN + 11 * len(key) + ROW_STEP:
+                if pages:
+                    _draw_key(canvas, key)
+                    canvas.showPage()
+                pages += 1
+                y = _head(canvas, shown, club_name, layout, width, height)
+            if row is None:
+                canvas.setFont(FONT, ROW_SIZE)
+                said = gettext("No club night of this season has a result yet.")
+                canvas.drawString(MARGIN, y, said)
+                break
+            _row(canvas, row, layout, y)
+            y -= ROW_STEP
     _draw_key(canvas, key)
     canvas.showPage()
     canvas.save()
@@ -91,21 +99,36 @@ def render(shown: Table, club_name: str, lang: str, paper: str) -> Built:
 
 @dataclass(frozen=True)
 class _Layout:
-    """Where each column starts and how wide the club nights' columns are."""
+    """Where each column starts and how wide the club nights' columns are, for the club nights
+    one band of pages shows (`columns`: indexes into the table's; `of`: how many there are)."""
 
+    columns: tuple[int, ...]
     dates: tuple[str, ...]
+    of: int
     night_width: float
     nights_x: float
     right: float  # the right margin, where the club nights played end
 
     @classmethod
-    def of(cls, shown: Table, width: float) -> _Layout:
-        dates = tuple(format_date(e.date, "short") for e in shown.table.evenings)
+    def bands(cls, shown: Table, width: float) -> list[_Layout]:
+        """One layout, or several where the club nights do not fit one page's width."""
+        dates = tuple(
+            format_date(e.date, "short") + ("*" if e.kind == "club_games" else "")
+            for e in shown.counted
+        )
         nights_x = MARGIN + PLACE_WIDTH + NAME_WIDTH + 46.0  # the total's column before them
         played_width = max(40.0, _label_width(gettext("Played")) + 8.0)
         room = width - MARGIN - played_width - nights_x
-        night_width = min(54.0, room / max(1, len(dates)))
-        return cls(dates, night_width, nights_x, width - MARGIN)
+        fits = max(1, int(room // MIN_NIGHT_WIDTH))
+        count = len(dates)
+        size = math.ceil(count / math.ceil(count / fits)) if count else 1
+        out = []
+        for first in range(0, max(count, 1), size):
+            columns = tuple(range(first, min(first + size, count)))
+            night_width = min(54.0, room / max(1, len(columns)))
+            picked = tuple(dates[i] for i in columns)
+            out.append(cls(columns, picked, count, night_width, nights_x, width - MARGIN))
+        return out
 
 
 def _label_width(text: str) -> float:
@@ -126,7 +149,18 @@ def _head(
     days = f"{format_date(season.starts, 'long')} – {format_date(season.ends, 'long')}"
     canvas.drawString(MARGIN, top - 32, days)
     y = top - 46
-    for line in simpleSplit(rule_sentence(season), FONT, 9, width - 2 * MARGIN):
+    said = [rule_sentence(season)]
+    if 0 < len(layout.columns) < layout.of:
+        said.append(
+            gettext(
+                "Club nights %(first)d to %(last)d of %(count)d.",
+                first=layout.columns[0] + 1,
+                last=layout.columns[-1] + 1,
+                count=layout.of,
+            )
+        )
+    canvas.setFont(FONT, 9)  # the size the lines are measured at
+    for line in simpleSplit(" ".join(said), FONT, 9, width - 2 * MARGIN):
         canvas.drawString(MARGIN, y, line)
         y -= 11
     y -= 10
@@ -135,8 +169,8 @@ def _head(
     canvas.drawString(MARGIN, y, gettext("Place"))
     canvas.drawString(MARGIN + PLACE_WIDTH, y, gettext("Player"))
     canvas.drawRightString(layout.nights_x - 4, y, gettext("Total"))
-    for index, day in enumerate(layout.dates):
-        right = layout.nights_x + layout.night_width * (index + 1) - 4
+    for position, day in enumerate(layout.dates):
+        right = layout.nights_x + layout.night_width * (position + 1) - 4
         canvas.setFont(FONT_BOLD, fit(day, FONT_BOLD, LABEL_SIZE, layout.night_width - 4))
         canvas.drawRightString(right, y, day)
     canvas.setFont(FONT_BOLD, LABEL_SIZE)
@@ -158,9 +192,9 @@ def _row(canvas: Canvas, row: SeasonRow, layout: _Layout, y: float) -> None:
     canvas.drawString(MARGIN + PLACE_WIDTH, y, name)
     canvas.setFont(FONT_BOLD, ROW_SIZE)
     canvas.drawRightString(layout.nights_x - 4, y, points_text(row.total))
-    for index, cell in enumerate(row.cells):
-        right = layout.nights_x + layout.night_width * (index + 1) - 4
-        text, muted = _cell(cell, dropped=index in row.dropped)
+    for position, index in enumerate(layout.columns):
+        right = layout.nights_x + layout.night_width * (position + 1) - 4
+        text, muted = _cell(row.cells[index], dropped=index in row.dropped)
         canvas.setFont(FONT, ROW_SIZE)
         canvas.setFillColorRGB(*(MUTED if muted or not ranked else INK))
         canvas.drawRightString(right, y, text)
@@ -186,6 +220,8 @@ def _key_lines(shown: Table, width: float) -> list[str]:
         said.append(gettext("(12): a dropped club night, not counted in the total."))
     if any(row.place is None for row in rows):
         said.append(gettext("–: not enough club nights yet to be ranked."))
+    if any(column.kind == "club_games" for column in shown.counted):
+        said.append(gettext("*: the club’s other games of that day, counted as a club night."))
     if rows:
         said.append(gettext("▲ ▼: places moved since the table before the last club night."))
     return [line for text in said for line in simpleSplit(text, FONT, 9, width - 2 * MARGIN)]

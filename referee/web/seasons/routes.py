@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.web.clubs.access import club_or_404, editable_club, remember
+from referee.web.clubs.forms import MemberChecks
 from referee.web.clubs.links import edit_url as club_edit_url
 from referee.web.clubs.store import StoredClub
 from referee.web.core.languages import LANGUAGES
@@ -25,7 +26,14 @@ from referee.web.vocabulary.messages import describe, describe_reason
 from . import bp, exports, printing, service
 from .api import season_json
 from .forms import DeleteForm, SeasonForm
-from .presenting import movement_label, movement_sign, points_text, rule_sentence
+from .presenting import (
+    column_name,
+    game_players,
+    movement_label,
+    movement_sign,
+    points_text,
+    rule_sentence,
+)
 from .store import StoredSeason
 
 
@@ -170,20 +178,33 @@ def edit(club_id: str, season_id: str, token: str) -> ResponseReturnValue:
     club, stored = _editable(club_id, season_id, token)
     posted = request.method == "POST"
     form = SeasonForm(formdata=request.form if posted else None)
-    season = stored.season
-    within = service.evenings_in(club_id, season.starts, season.ends)
-    form.setup([(e.id, f"{formats.day(e.date, 'medium')} · {e.name}") for e in within])
+    within = _listed(form, stored)
     if not posted:
         _fill(form, stored)
         return _edit_page(club, token, stored, form, (), 200)
     if not form.validate_on_submit():
         return _edit_page(club, token, stored, form, (), 400)
-    fields = form.fields([e.id for e in within])
+    fields = form.fields(within)
     result = service.change(club_id, season_id, token, fields, version=_version(form))
     if isinstance(result, service.Changed):
         return redirect(url_for("seasons.edit", club_id=club_id, season_id=season_id,
                                 token=token))  # fmt: skip
     return _edit_page(club, token, stored, form, _said(result), 409 if _stale(result) else 400)
+
+
+def _listed(form: SeasonForm, stored: StoredSeason) -> list[str]:
+    """The club nights within the season's dates, and its finished club games when it counts
+    them, listed on the form to untick; their ids."""
+    season = stored.season
+    evenings = service.evenings_in(stored.club_id, season.starts, season.ends)
+    found = (
+        service.games_in(stored.club_id, season.starts, season.ends) if season.club_games else []
+    )
+    form.setup(
+        [(e.id, f"{formats.day(e.date, 'medium')} · {e.name}") for e in evenings],
+        [(g.id, f"{formats.day(g.date, 'medium')} · {game_players(g)}") for g in found],
+    )
+    return [e.id for e in evenings] + [g.id for g in found]
 
 
 def _stale(result: service.Written) -> bool:
@@ -196,9 +217,12 @@ def _fill(form: SeasonForm, stored: StoredSeason) -> None:
     form.name.data, form.starts.data, form.ends.data = season.name, season.starts, season.ends
     form.rule.data, form.best.data = season.rule.value, season.best
     form.min_evenings.data = season.min_evenings
-    if "counted" in form._fields:
-        within = [str(getattr(choice, "value", choice)) for choice in form.counted.choices or []]
-        form.counted.data = [i for i in within if i not in stored.left_out]
+    form.club_games.data = season.club_games
+    for name in ("counted", "games_counted"):
+        if name in form._fields:
+            listed: MemberChecks = form._fields[name]  # type: ignore[assignment]
+            within = [str(getattr(choice, "value", choice)) for choice in listed.choices or []]
+            listed.data = [i for i in within if i not in stored.left_out]
 
 
 def _version(form: SeasonForm | DeleteForm) -> int | None:
@@ -254,6 +278,7 @@ def seasons_context() -> dict[str, object]:
         "points_text": points_text,
         "movement_sign": movement_sign,
         "movement_label": movement_label,
+        "column_name": column_name,
     }
 
 

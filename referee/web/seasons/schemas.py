@@ -10,13 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from referee.engine.seasons import MAX_EVENINGS, SeasonRow
 from referee.web.jsonapi.schemas import Answer, Body
 
-from .service import Table
-from .store import StoredEvening
+from .service import Column, Table
+from .store import StoredEvening, StoredGame
 
 # -- bodies -----------------------------------------------------------------------------------
 
@@ -36,10 +36,16 @@ class NewSeason(Body):
     min_evenings: StrictInt | None = Field(
         default=None, description="average: the evenings a player needs to be ranked"
     )
+    club_games: StrictBool = Field(
+        default=False,
+        description="the club's ordinary games (not a club night's tables) count too: each "
+        "day's finished games as an evening of its own",
+    )
     left_out: list[StrictStr] = Field(
         default_factory=list,
         max_length=MAX_EVENINGS,
-        description="ids of the club's evenings within the dates that do not count",
+        description="ids of the club's evenings (or ordinary games) within the dates that do "
+        "not count",
     )
 
 
@@ -52,6 +58,7 @@ class SeasonChange(Body):
     rule: Literal["sum", "best", "average"] | None = None
     best: StrictInt | None = None
     min_evenings: StrictInt | None = None
+    club_games: StrictBool | None = None
     left_out: list[StrictStr] | None = Field(default=None, max_length=MAX_EVENINGS)
     version: StrictInt | None = Field(default=None, description="the season's version seen")
 
@@ -66,10 +73,25 @@ class SeasonDelete(Body):
 
 
 class EveningLine(Answer):
-    id: str
+    id: str = Field(description="the evening's id; a day of club games: games-<date>")
+    kind: Literal["evening", "club_games"] = Field(
+        description="a club night, or a day of the club's ordinary games (a column of its own)"
+    )
     name: str
     date: str = Field(description="ISO 8601")
     played: bool = Field(description="whether a table of it has finished yet")
+    games: list[str] = Field(description="club_games: the ids of the day's games counted")
+    view_url: str = Field(description="the evening's page; a day of club games: the club's")
+
+
+class GameLine(Answer):
+    """One of the club's finished ordinary games within the season's dates."""
+
+    id: str
+    date: str = Field(description="ISO 8601, the UTC day it was begun")
+    variant: str
+    players: list[str]
+    counted: bool = Field(description="false: left out by the host")
     view_url: str
 
 
@@ -129,28 +151,59 @@ class SeasonAnswer(Answer):
     rule: Literal["sum", "best", "average"]
     best: int | None
     min_evenings: int | None
+    club_games: bool = Field(description="the club's ordinary games count too")
     rule_text: str = Field(description="the rule and its tie-breaks in words")
     version: int
     left_out: list[EveningLine] = Field(description="evenings within the dates that do not count")
-    evenings: list[EveningLine] = Field(description="the evenings counted, in date order")
+    evenings: list[EveningLine] = Field(
+        description="the columns counted, in date order: club nights, and days of club games"
+    )
+    games: list[GameLine] = Field(
+        description="club_games: the club's finished ordinary games within the dates"
+    )
     rows: list[SeasonLine]
     view_url: str
     csv_url: str
 
     @classmethod
     def of(
-        cls, shown: Table, *, rule_text: str, urls: dict[str, str], evening_url: dict[str, str]
+        cls,
+        shown: Table,
+        *,
+        rule_text: str,
+        urls: dict[str, str],
+        evening_url: dict[str, str],
+        names: dict[str, str],
     ) -> SeasonAnswer:
+        """`evening_url` and `names`: each column's page and name by its id (a day of club
+        games has the club's page and a name in the season's language); a game's page by
+        its id in `evening_url` too."""
         season = shown.stored.season
         played = {e.key for e in shown.table.evenings if e.played}
+        left_out = set(shown.stored.left_out)
 
-        def line(evening: StoredEvening) -> EveningLine:
+        def line(evening: Column) -> EveningLine:
             return EveningLine(
                 id=evening.id,
-                name=evening.name,
+                kind=evening.kind,  # type: ignore[arg-type]
+                name=names[evening.id],
                 date=evening.date.isoformat(),
                 played=evening.id in played,
+                games=[g.id for g in evening.games]
+                if not isinstance(evening, StoredEvening)
+                else [],
                 view_url=evening_url[evening.id],
+            )
+
+        def game(found: StoredGame) -> GameLine:
+            record = found.record
+            return GameLine(
+                id=found.id,
+                date=found.date.isoformat(),
+                variant=record.variant if record else "",
+                players=[seat.name for seat in record.seats] if record else [],
+                counted=found.id not in left_out,
+                view_url=evening_url[found.id],
             )
 
         return cls(
@@ -162,10 +215,12 @@ class SeasonAnswer(Answer):
             rule=season.rule.value,
             best=season.best,
             min_evenings=season.min_evenings,
+            club_games=season.club_games,
             rule_text=rule_text,
             version=shown.stored.version,
             left_out=[line(e) for e in shown.left_out],
             evenings=[line(e) for e in shown.counted],
+            games=[game(g) for g in shown.games],
             rows=[SeasonLine.of(r) for r in shown.table.rows],
             **urls,
         )
@@ -177,6 +232,7 @@ class SeasonSummary(Answer):
     starts: str
     ends: str
     rule: str
+    club_games: bool
     version: int
     url: str = Field(description="the season's JSON")
 

@@ -3,25 +3,35 @@ operation returns one result type, and each that writes owns its transaction und
 row lock (the lock a club night's write takes first too). The rule and its checks are the
 engine's (`engine.seasons`); the season's table is worked out from its evenings' standings
 whenever it is read, so a round saved at an evening's table moves the season with no write of
-its own.
+its own. A season that counts the club's ordinary games reads each day's finished games as a
+club night of its own (`GameDay`, `engine.seasons.day_of_games`).
 """
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Any, ClassVar
 
 from referee.engine.errors import GameRefused, Reason, reason
 from referee.engine.events import Event
-from referee.engine.seasons import Evening, Placing, Season, SeasonTable, season_table
+from referee.engine.seasons import (
+    Evening,
+    Placing,
+    PlayedGame,
+    Season,
+    SeasonTable,
+    day_of_games,
+    season_table,
+)
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.store import ClubNotFound
 from referee.web.plumbing.database import database
 
 from . import store
-from .store import StoredEvening, StoredSeason
+from .store import StoredEvening, StoredGame, StoredSeason
 
 
 @dataclass(frozen=True)
@@ -81,13 +91,39 @@ Written = Created | Changed | Deleted | Refused | Stale | SeasonMissing | ClubMi
 
 
 @dataclass(frozen=True)
+class GameDay:
+    """The club's ordinary games of one day that a season counts: a club night of their own
+    (its column's id is the day's: `games-2026-11-03`)."""
+
+    date: datetime.date
+    games: tuple[StoredGame, ...]
+
+    kind: ClassVar[str] = "club_games"
+
+    @property
+    def id(self) -> str:
+        return f"games-{self.date.isoformat()}"
+
+
+#: A column of the season's table: a club night, or a day of ordinary club games.
+Column = StoredEvening | GameDay
+
+
+@dataclass(frozen=True)
 class Table:
-    """A season's table and the evenings it counts (in the table's order) and leaves out."""
+    """A season's table and the columns it counts (in the table's order), the evenings it
+    leaves out, and the club's finished ordinary games within its dates (read only when the
+    season counts them), counted or left out."""
 
     stored: StoredSeason
     table: SeasonTable
-    counted: tuple[StoredEvening, ...]
+    counted: tuple[Column, ...]
     left_out: tuple[StoredEvening, ...]
+    games: tuple[StoredGame, ...] = ()
+
+    @property
+    def games_left_out(self) -> tuple[StoredGame, ...]:
+        return tuple(game for game in self.games if game.id in self.stored.left_out)
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -117,18 +153,61 @@ def can_edit(club_id: str, token: str | None) -> bool:
 
 
 def table_of(stored: StoredSeason) -> Table:
-    """The season's table as its evenings stand now."""
-    found = store.evenings(stored.club_id, stored.season.starts, stored.season.ends)
-    return table_with(stored, found)
+    """The season's table as its evenings (and its club games) stand now."""
+    season = stored.season
+    found = store.evenings(stored.club_id, season.starts, season.ends)
+    played = games_in(stored.club_id, season.starts, season.ends) if season.club_games else []
+    return table_with(stored, found, played)
 
 
-def table_with(stored: StoredSeason, found: Sequence[StoredEvening]) -> Table:
-    """The season's table over `found`, the club's evenings within its dates."""
+def table_with(
+    stored: StoredSeason, found: Sequence[StoredEvening], played: Sequence[StoredGame] = ()
+) -> Table:
+    """The season's table over `found`, the club's evenings within its dates, and `played`,
+    its finished ordinary games within them (counted when the season counts club games)."""
     counted = tuple(e for e in found if e.id not in stored.left_out)
     left_out = tuple(e for e in found if e.id in stored.left_out)
-    table = season_table(stored.season, [evening_of(e.id, e.event) for e in counted])
-    by_id = {e.id: e for e in counted}
-    return Table(stored, table, tuple(by_id[e.key] for e in table.evenings), left_out)
+    days = game_days(stored, played)
+    columns: list[Evening] = [evening_of(e.id, e.event) for e in counted]
+    columns += [day_of_games(day.id, day.date, [_played(g) for g in day.games]) for day in days]
+    table = season_table(stored.season, columns)
+    by_id: dict[str, Column] = {e.id: e for e in counted} | {day.id: day for day in days}
+    shown = tuple(by_id[e.key] for e in table.evenings)
+    return Table(stored, table, shown, left_out, tuple(played) if stored.season.club_games else ())
+
+
+def game_days(stored: StoredSeason, played: Sequence[StoredGame]) -> list[GameDay]:
+    """The days of `played` the season counts: none unless it counts club games; a game left
+    out or not finished is in none."""
+    if not stored.season.club_games:
+        return []
+    kept = [g for g in played if g.id not in stored.left_out and _finished(g)]
+    return [GameDay(day, tuple(of_day)) for day, of_day in groupby(kept, key=lambda g: g.date)]
+
+
+def _finished(game: StoredGame) -> bool:
+    return game.record is not None and game.record.finished
+
+
+def _played(game: StoredGame) -> PlayedGame:
+    record = game.record
+    assert record is not None  # only finished games make a day
+    return PlayedGame(
+        names=tuple(seat.name for seat in record.seats),
+        totals=tuple(seat.total for seat in record.seats),
+        rounds=max((seat.rounds for seat in record.seats), default=0),
+        high_wins=record.high_wins,
+    )
+
+
+def games_in(club_id: str, starts: datetime.date, ends: datetime.date) -> list[StoredGame]:
+    """The club's finished ordinary games within those dates, each record as its game is now
+    (one kept behind its game is read again)."""
+    found = store.games_between(club_id, starts, ends)
+    behind = [game.id for game in found if game.behind]
+    fresh = clubs_service.records_now(behind) if behind else {}
+    now = [replace(g, record=fresh[g.id], behind=False) if g.id in fresh else g for g in found]
+    return [game for game in now if _finished(game)]
 
 
 def evening_of(key: str, event: Event) -> Evening:
@@ -232,6 +311,7 @@ def _fields_of(stored: StoredSeason) -> dict[str, Any]:
         "rule": season.rule.value,
         "best": season.best,
         "min_evenings": season.min_evenings,
+        "club_games": season.club_games,
         "left_out": list(stored.left_out),
     }
 
@@ -244,10 +324,15 @@ def _still_within(conn: Any, stored: StoredSeason, fields: Mapping[str, Any]) ->
     last = _read_date(fields.get("ends"), "ends", [])
     if not isinstance(left_out, list) or first is None or last is None:
         return left_out  # _read says what is wrong
-    old = {e.id for e in store.evenings_on(conn, stored.club_id, stored.season.starts,
-                                            stored.season.ends)}  # fmt: skip
-    now = {e.id for e in store.evenings_on(conn, stored.club_id, first, last)}
+    old = _ids_within(conn, stored.club_id, stored.season.starts, stored.season.ends)
+    now = _ids_within(conn, stored.club_id, first, last)
     return [i for i in left_out if not isinstance(i, str) or i in now or i not in old]
+
+
+def _ids_within(conn: Any, club_id: str, starts: datetime.date, ends: datetime.date) -> set[str]:
+    """The ids a season of those dates may leave out: its evenings and its ordinary games."""
+    evenings = store.evenings_on(conn, club_id, starts, ends)
+    return {e.id for e in evenings} | {g.id for g in store.games_on(conn, club_id, starts, ends)}
 
 
 def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, list[str]]:
@@ -258,13 +343,16 @@ def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, l
     ends = _read_date(fields.get("ends"), "ends", reasons)
     left_out = fields.get("left_out") or []
     found = store.evenings_on(conn, club_id, starts, ends) if starts and ends else []
-    within = {e.id for e in found}
+    played = store.games_on(conn, club_id, starts, ends) if starts and ends else []
+    within = {e.id for e in found} | {g.id for g in played}
     wanted = [i for i in left_out if isinstance(i, str)]
     strays = [i for i in wanted if i not in within]
     if strays or len(wanted) != len(left_out):
         stray = strays[0] if strays else next(i for i in left_out if not isinstance(i, str))
         reasons.append(reason("not_a_season_evening", field="left_out", event=str(stray)[:40]))
+    club_games = fields.get("club_games", False)
     counted = [e for e in found if e.id not in wanted]
+    days = {g.date for g in played if g.id not in wanted and _finished(g)}
     try:
         season = Season.create(
             name=fields.get("name"),
@@ -273,7 +361,8 @@ def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, l
             rule=fields.get("rule", "sum"),
             best=fields.get("best"),
             min_evenings=fields.get("min_evenings"),
-            evenings=len(counted),
+            club_games=club_games,
+            evenings=len(counted) + (len(days) if club_games is True else 0),
         )
     except GameRefused as refused:
         raise GameRefused([*reasons, *refused.reasons]) from None

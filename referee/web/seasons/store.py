@@ -3,7 +3,8 @@ season may be is the engine's (`referee.engine.seasons`); when, and in which tra
 the service's. Reads open their own read transaction; writes run on the caller's connection.
 
 An evening is read here as the events feature keeps it (its row, its state read back through
-`Event.from_json`): a season reads evenings, never writes one.
+`Event.from_json`): a season reads evenings, never writes one. An ordinary club game is read as
+the clubs feature keeps it (its record in `club_games`), a club night's table left out.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select, update
 
 from referee.engine.events import Event
+from referee.engine.records import GameRecord
 from referee.engine.seasons import Rule, Season
-from referee.web.clubs.models import clubs
+from referee.web.clubs.models import club_games, clubs
 from referee.web.core import clock, ids
-from referee.web.events.models import events
+from referee.web.events.models import event_games, events
+from referee.web.games.models import games
 from referee.web.plumbing.database import database
 
 from .models import seasons
@@ -48,6 +51,20 @@ class StoredEvening:
     date: datetime.date
     event: Event
 
+    kind = "evening"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One of the club's ordinary games (not a club night's table), as a season reads it: its
+    day (the UTC date it was begun, as the club's page counts its nights) and its record, which
+    is `behind` when the game has moved on since it was summed up (the service reads it again)."""
+
+    id: str
+    date: datetime.date
+    record: GameRecord | None
+    behind: bool
+
 
 _COLUMNS = (
     seasons.c.id,
@@ -59,6 +76,7 @@ _COLUMNS = (
     seasons.c.best,
     seasons.c.min_evenings,
     seasons.c.left_out,
+    seasons.c.club_games,
     seasons.c.version,
     seasons.c.created_at,
     seasons.c.updated_at,
@@ -78,6 +96,7 @@ def _stored(row: Any) -> StoredSeason:
             rule=Rule(row.rule),
             best=row.best,
             min_evenings=row.min_evenings,
+            club_games=bool(row.club_games),
         ),
         left_out=tuple(row.left_out or ()),
         created_at=clock.aware(row.created_at),
@@ -144,6 +163,47 @@ def evenings(club_id: str, starts: datetime.date, ends: datetime.date) -> list[S
         return evenings_on(conn, club_id, starts, ends)
 
 
+def games_on(
+    conn: Connection, club_id: str, starts: datetime.date, ends: datetime.date
+) -> list[StoredGame]:
+    """The club's ordinary games begun `starts` to `ends` (UTC days), in the order the club
+    lists them; a club night's tables are not among them (one query)."""
+    first = datetime.datetime.combine(starts, datetime.time(), datetime.UTC)
+    after = datetime.datetime.combine(ends + datetime.timedelta(days=1), datetime.time(),
+                                      datetime.UTC)  # fmt: skip
+    rows = conn.execute(
+        select(
+            club_games.c.game_id,
+            club_games.c.played_at,
+            club_games.c.version,
+            club_games.c.record,
+            games.c.version.label("game_version"),
+        )
+        .join(games, games.c.id == club_games.c.game_id)
+        .where(
+            club_games.c.club_id == club_id,
+            club_games.c.played_at >= first,
+            club_games.c.played_at < after,
+            club_games.c.game_id.not_in(select(event_games.c.game_id)),
+        )
+        .order_by(club_games.c.played_at, club_games.c.game_id)
+    ).all()
+    return [
+        StoredGame(
+            id=row.game_id,
+            date=clock.aware(row.played_at).astimezone(datetime.UTC).date(),
+            record=None if row.record is None else GameRecord.from_json(row.record),
+            behind=row.record is None or row.version != row.game_version,
+        )
+        for row in rows
+    ]
+
+
+def games_between(club_id: str, starts: datetime.date, ends: datetime.date) -> list[StoredGame]:
+    with database().reading() as conn:
+        return games_on(conn, club_id, starts, ends)
+
+
 # -- writing ----------------------------------------------------------------------------------
 
 
@@ -182,5 +242,6 @@ def _values(season: Season, left_out: Sequence[str]) -> dict[str, Any]:
         "rule": season.rule.value,
         "best": season.best,
         "min_evenings": season.min_evenings,
+        "club_games": season.club_games,
         "left_out": list(left_out),
     }

@@ -1,6 +1,7 @@
-"""A club's seasons kept: migration 0006 makes the table on SQLite and PostgreSQL (one head,
-on top of the club nights'), a season comes back from a backup with the same table, and a
-backup whose season does not read back through the engine is refused whole."""
+"""A club's seasons kept: migrations 0006 and 0007 make the table on SQLite and PostgreSQL (one
+head, on top of the club nights'), a season comes back from a backup with the same table (its
+club games too; one taken before 0007 counts club nights only), and a backup whose season does
+not read back through the engine is refused whole."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from alembic.script import ScriptDirectory
 from club_fixture import new_club, results_json
 from flask import Flask
+from season_fixture import EVENINGS, club_with_evenings, play_club_game
 from sqlalchemy import inspect
 
 from referee.web import create_app
@@ -20,10 +22,10 @@ from referee.web.backup.archive import BackupError, dump, restore
 from referee.web.plumbing.database import database
 
 COLUMNS = ("id", "club_id", "name", "starts", "ends", "rule", "best", "min_evenings",
-           "left_out", "version", "created_at", "updated_at")  # fmt: skip
+           "left_out", "club_games", "version", "created_at", "updated_at")  # fmt: skip
 
 
-def test_migration_0006_makes_the_seasons_table_on_the_one_head(
+def test_migrations_0006_and_0007_make_the_seasons_table_on_the_one_head(
     app: Flask, database_url: str
 ) -> None:
     with app.app_context():
@@ -33,8 +35,8 @@ def test_migration_0006_makes_the_seasons_table_on_the_one_head(
     assert columns >= set(COLUMNS)
     assert "ix_seasons_club" in indexes
     script = ScriptDirectory(str(Path(__file__).parents[3] / "referee" / "web" / "migrations"))
-    assert script.get_heads() == ["0006_seasons"]
-    assert script.get_revision("0006_seasons").down_revision == "0005_events"
+    assert script.get_heads() == ["0007_season_club_games"]
+    assert script.get_revision("0007_season_club_games").down_revision == "0006_seasons"
 
 
 AUTUMN = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-12-31", "rule": "average",
@@ -100,3 +102,52 @@ def test_a_season_that_does_not_read_refuses_the_whole_restore(app: Flask, tmp_p
     target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     with pytest.raises(BackupError, match=r"season .*bad_min_evenings"):
         restore(target, io.BytesIO(json.dumps(document).encode()))
+
+
+def test_a_season_counting_club_games_comes_back_with_its_games_and_the_one_left_out(
+    app: Flask, tmp_path: Path, database_url: str
+) -> None:
+    """Migration 0007's column in a backup: the season counts the club's games after a
+    restore, the game left out stays out, and its table is the same."""
+    client = app.test_client()
+    club_id, token, _events = club_with_evenings(app, EVENINGS[:1])
+    kept = play_club_game(app, club_id, "2026-09-05", {"Ann": 5, "Bo": 15, "Cy": 25})
+    out = play_club_game(app, club_id, "2026-09-05", {"Bo": 5, "Cy": 15, "Ann": 25}, at="21:00")
+    body = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-09-30", "club_games": True,
+            "left_out": [out]}  # fmt: skip
+    made = client.post(f"/api/v1/clubs/{club_id}/seasons", json=body,
+                       headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    assert made.status_code == 201, made.get_json()
+    url = f"/api/v1/clubs/{club_id}/seasons/{made.get_json()['id']}"
+    before = client.get(url).get_json()
+    assert [g["id"] for g in before["games"] if g["counted"]] == [kept]
+    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    restore(target, io.BytesIO(json.dumps(_backup(app)).encode()))
+    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
+                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
+    try:
+        assert restored.test_client().get(url).get_json() == before
+    finally:
+        database(restored).dispose()
+
+
+def test_a_backup_taken_before_0007_restores_its_seasons_counting_club_nights_only(
+    app: Flask, tmp_path: Path
+) -> None:
+    url, before = _club_with_a_season(app)
+    document = _backup(app)
+    document["schema_revision"] = "0006_seasons"
+    table = document["tables"]["seasons"]
+    gone = table["columns"].index("club_games")
+    table["columns"].pop(gone)
+    for row in table["rows"]:
+        row.pop(gone)
+    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    restore(target, io.BytesIO(json.dumps(document).encode()))
+    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
+                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
+    try:
+        again = restored.test_client().get(url).get_json()
+        assert again["club_games"] is False and again == before
+    finally:
+        database(restored).dispose()
