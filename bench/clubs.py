@@ -74,17 +74,24 @@ def finished_game(rng: random.Random, variant: str) -> tuple[Game, list[Step]]:
     return start, steps
 
 
-def club_file(games: int, seed: int = 13) -> dict[str, Any]:
-    """A club file (what a club page saves) of `games` finished games, one an evening."""
+def club_file(
+    games: int,
+    seed: int = 13,
+    *,
+    per_day: int = 1,
+    first_night: datetime = datetime(2024, 1, 4, 20, tzinfo=UTC),
+) -> dict[str, Any]:
+    """A club file (what a club page saves) of `games` finished games, `per_day` an evening
+    (40 minutes apart) from `first_night` on."""
     rng = random.Random(seed)
-    first_night = datetime(2024, 1, 4, 20, tzinfo=UTC)
     entries = []
     for number in range(games):
         _start, steps = finished_game(rng, "rummy" if number % 5 == 2 else "contract")
         game = steps[-1].game
+        day, nth = divmod(number, per_day)
         entries.append(
             {
-                "date": (first_night + timedelta(days=number)).isoformat(),
+                "date": (first_night + timedelta(days=day, minutes=40 * nth)).isoformat(),
                 "variant": game.variant.id,
                 "house_rules": {},
                 "players": list(game.players),

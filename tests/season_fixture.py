@@ -9,12 +9,13 @@ import datetime
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from referee.engine.game import SeatResult
 from referee.web.clubs import service as clubs_service
 from referee.web.clubs.models import club_games
 from referee.web.events import service as events_service
+from referee.web.events.models import event_games, events
 from referee.web.games import service as games_service
 from referee.web.plumbing.database import database
 
@@ -120,15 +121,32 @@ def play_club_game(
         )  # fmt: skip
         assert isinstance(filed, clubs_service.GameFiled), filed
         game_id = filed.game.id
-        for number in range(1, rounds + 1):
-            typed = games_service.Typed.read(
-                [SeatResult(penalty=penalty) for penalty in per_round.values()]
-            )
-            saved = games_service.enter_round(game_id, number, typed, version=None)
-            assert isinstance(saved, games_service.Saved), saved
+        play_rounds(app, game_id, per_round, range(1, rounds + 1))
         moment = datetime.datetime.fromisoformat(f"{day}T{at}:00+00:00")
         with database().writing() as conn:
             conn.execute(
                 update(club_games).where(club_games.c.game_id == game_id).values(played_at=moment)
             )
     return game_id
+
+
+def date_tables(app: Flask, event_ids: list[str]) -> None:
+    """Each evening's tables' games dated on the evening (19:00 UTC), as if filed that day:
+    they then fall within a season of the evenings' dates, where ordinary games are read."""
+    with app.app_context(), database().writing() as conn:
+        for event_id in event_ids:
+            day = conn.execute(select(events.c.date).where(events.c.id == event_id)).scalar_one()
+            moment = datetime.datetime.combine(day, datetime.time(19), datetime.UTC)
+            tables = select(event_games.c.game_id).where(event_games.c.event_id == event_id)
+            conn.execute(
+                update(club_games).where(club_games.c.game_id.in_(tables)).values(played_at=moment)
+            )
+
+
+def play_rounds(app: Flask, game_id: str, per_round: dict[str, int], rounds: range) -> None:
+    """The game's `rounds` entered, each player left with their penalty (nobody out)."""
+    with app.test_request_context("/"):
+        for number in rounds:
+            typed = games_service.Typed.read([SeatResult(penalty=p) for p in per_round.values()])
+            saved = games_service.enter_round(game_id, number, typed, version=None)
+            assert isinstance(saved, games_service.Saved), saved

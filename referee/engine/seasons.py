@@ -25,7 +25,7 @@ Movement is a player's place against the table before the last evening with resu
 rule over the evenings before it): up by n, down by n, the same, or new (no place then).
 
 A season may count the club's ordinary games too (`Season.club_games`: games not played at a
-club night). The finished games of one day are read as an evening of their own
+club night). The finished games begun on one day are read as an evening of their own
 (`day_of_games`): each game scored as one table of a club night under `tournament.ROMME` (its
 place points at a table of any size, and its bonus for few points left), a player's day the
 sum over the day's games, and the day's places by that sum alone (equal sums share a place):
@@ -49,6 +49,9 @@ from .tournament import ROMME_ANY_TABLE, score_table
 MAX_SEASON_NAME: Final = 64
 #: The most evenings a season may count (a year of weekly evenings and then some).
 MAX_EVENINGS: Final = 120
+#: The most days a season that counts the club's games may span (a year: a day of games is a
+#: column, and a club may play every day; what a season's page and paper show stays bounded).
+MAX_GAMES_DAYS: Final = 366
 
 
 class SeasonRefused(GameRefused):
@@ -154,9 +157,11 @@ class Season:
         min_evenings: Any = None,
         club_games: Any = False,
         evenings: int,
+        game_days: int = 0,
     ) -> Season:
-        """A season of `evenings` evenings (a day of club games counted as one);
-        SeasonRefused with every reason it cannot be."""
+        """A season of `evenings` club nights and `game_days` days of club games (each an
+        evening of its own for `best` and `min_evenings`); SeasonRefused with every reason it
+        cannot be."""
         reasons: list[Reason] = []
         title = _read_name(name, reasons)
         if not isinstance(starts, datetime.date):
@@ -173,17 +178,17 @@ class Season:
                 )
             )
         kind = _read_rule(rule, reasons)
-        if not isinstance(club_games, bool):
-            reasons.append(reason("bad_input", field="club_games"))
-        if evenings < 1:
+        _club_games_reasons(club_games, starts, ends, reasons)
+        columns = evenings + (game_days if club_games is True else 0)
+        if columns < 1:
             code = "season_without_results" if club_games is True else "season_without_evenings"
             reasons.append(reason(code, field="events"))
-        elif evenings > MAX_EVENINGS:
+        if evenings > MAX_EVENINGS:
             reasons.append(reason("too_many_season_evenings", field="events", max=MAX_EVENINGS))
         if kind is Rule.BEST:
-            _count_reasons(best, "best", "bad_best_evenings", evenings, reasons)
+            _count_reasons(best, "best", "bad_best_evenings", columns, reasons)
         if kind is Rule.AVERAGE:
-            _count_reasons(min_evenings, "min_evenings", "bad_min_evenings", evenings, reasons)
+            _count_reasons(min_evenings, "min_evenings", "bad_min_evenings", columns, reasons)
         if reasons or kind is None:
             raise SeasonRefused(reasons)
         return cls(
@@ -205,6 +210,15 @@ def _read_name(name: Any, reasons: list[Reason]) -> str:
     if len(title) > MAX_SEASON_NAME:
         reasons.append(reason("season_name_too_long", field="name", max=MAX_SEASON_NAME))
     return title
+
+
+def _club_games_reasons(club_games: Any, starts: Any, ends: Any, reasons: list[Reason]) -> None:
+    if not isinstance(club_games, bool):
+        reasons.append(reason("bad_input", field="club_games"))
+        return
+    dated = isinstance(starts, datetime.date) and isinstance(ends, datetime.date)
+    if club_games and dated and (ends - starts).days + 1 > MAX_GAMES_DAYS:
+        reasons.append(reason("season_too_long_for_games", field="ends", max=MAX_GAMES_DAYS))
 
 
 def _read_rule(rule: Any, reasons: list[Reason]) -> Rule | None:

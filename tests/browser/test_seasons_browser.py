@@ -22,14 +22,12 @@ from season_fixture import (
     club_with_evenings,
     play_club_game,
     play_evenings,
+    play_rounds,
     play_table,
     tables_of,
 )
 from table_phones import sideways
 from test_accessibility_browser import _in_both_schemes
-
-from referee.engine.game import SeatResult
-from referee.web.games import service as games_service
 
 #: The fixture's five busiest players under the longest names a club takes (24 letters).
 LONG = {"Ann": "Maximiliane von Falkenau", "Bo": "Bartholomäus Kirchhoffer",
@@ -240,15 +238,6 @@ SCROLL_TO_THE_DAY = """box => {
 }"""
 
 
-def _finish(app: Flask, game_id: str, per_round: dict[str, int], rounds: range) -> None:
-    """The game's rounds `rounds` entered, each player left with the same penalty."""
-    with app.test_request_context("/"):
-        for number in rounds:
-            typed = games_service.Typed.read([SeatResult(penalty=p) for p in per_round.values()])
-            saved = games_service.enter_round(game_id, number, typed, version=None)
-            assert isinstance(saved, games_service.Saved), saved
-
-
 def test_a_host_counts_the_clubs_other_games_by_thumb_and_a_day_of_them_is_a_column(
     app: Flask, live_server: str, open_page: Any, screenshot_dir: Path
 ) -> None:
@@ -298,7 +287,7 @@ def test_a_host_counts_the_clubs_other_games_by_thumb_and_a_day_of_them_is_a_col
         path=str(screenshot_dir / "season-club-games-de-360-day.png")
     )
     # The game still being played finishes: its day becomes a column without a reload.
-    _finish(app, late, first, range(4, 8))
+    play_rounds(app, late, first, range(4, 8))
     expect(page.locator(".season-table thead .col-kind")).to_have_count(2, timeout=15_000)
     _table_in_sight(page, 16)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import time
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,7 @@ from referee.engine.seasons import (
 DAY = datetime.date(2026, 9, 1)
 
 
-def _season(rule: str = "sum", *, evenings: int = 4, **numbers: object) -> Season:
+def _season(rule: str = "sum", *, evenings: int = 4, **numbers: Any) -> Season:
     return Season.create(
         name="Autumn",
         starts=DAY,
@@ -135,7 +136,7 @@ def test_an_evening_without_results_yet_is_a_column_of_absent_cells() -> None:
     ],
 )
 def test_a_season_that_cannot_be_is_refused(
-    numbers: dict[str, object], evenings: int, code: str
+    numbers: dict[str, Any], evenings: int, code: str
 ) -> None:
     with pytest.raises(SeasonRefused) as refused:
         Season.create(name="S", starts=DAY, ends=DAY, evenings=evenings, **numbers)
@@ -315,3 +316,24 @@ def test_a_days_places_follow_its_sums_and_no_points_are_negative(
         assert placing.tournament_points >= 0
         above = sum(o.tournament_points > placing.tournament_points for o in day.placings)
         assert placing.place == 1 + above
+
+
+def test_a_season_counting_games_spans_a_year_at_most_and_its_days_are_not_club_nights() -> None:
+    """A day of games is a column for best N and the minimum, not one of the 120 club nights a
+    season counts; a season that counts games may span 366 days, no more."""
+    year = DAY + datetime.timedelta(days=365)
+    season = Season.create(name="S", starts=DAY, ends=year, rule="best", best=300,
+                           club_games=True, evenings=100, game_days=300)  # fmt: skip
+    assert season.best == 300
+    with pytest.raises(SeasonRefused) as refused:
+        Season.create(name="S", starts=DAY, ends=year + datetime.timedelta(days=1), rule="sum",
+                      club_games=True, evenings=1)  # fmt: skip
+    assert _codes(refused) == ["season_too_long_for_games"]
+    with pytest.raises(SeasonRefused) as many:
+        Season.create(name="S", starts=DAY, ends=year, rule="sum", evenings=121, game_days=5,
+                      club_games=True)  # fmt: skip
+    assert _codes(many) == ["too_many_season_evenings"]
+    # Days of games count only when the season counts games.
+    with pytest.raises(SeasonRefused) as nothing:
+        Season.create(name="S", starts=DAY, ends=DAY, rule="sum", evenings=0, game_days=3)
+    assert _codes(nothing) == ["season_without_evenings"]

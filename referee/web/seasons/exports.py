@@ -46,7 +46,7 @@ def to_csv(shown: Table, lang: str) -> str:
         rows.append([
             "" if row.place is None else row.place, row.name, _cell(row.total),
             *(_cell(c) for c in row.cells), row.played,
-            " ".join(dates[i] for i in row.dropped), movement_sign(row.movement),
+            ", ".join(dates[i] for i in row.dropped), movement_sign(row.movement),
         ])  # fmt: skip
     delimiter = ";" if decimal_sign() == "," else ","
     return csv_text(rows, delimiter=delimiter)

@@ -5,6 +5,7 @@ checks what the numbers mean (best 5 of 3)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -22,6 +23,9 @@ class SeasonForm(FlaskForm):
     """A new season, or a season's settings changed."""
 
     version = HiddenField()
+    #: The ids of the club nights and games the page listed to untick: only those change (a
+    #: game finished since, or one left out while the games did not count, stays as it was).
+    listed = HiddenField()
     name = StringField(
         _l("Name of the season"),
         validators=[InputRequired(), Length(max=MAX_SEASON_NAME)],
@@ -50,8 +54,8 @@ class SeasonForm(FlaskForm):
     club_games = BooleanField(
         _l("The club’s other games count too"),
         description=_l(
-            "Games not played at a club night: the games finished on one day make a club "
-            "night of their own."
+            "Games not played at a club night: the games begun on one day make a club night "
+            "of their own, each counted once finished."
         ),
     )
     counted = MemberChecks(
@@ -78,9 +82,10 @@ class SeasonForm(FlaskForm):
         if not games:
             del self.games_counted
 
-    def fields(self, within: list[str]) -> dict[str, Any]:
-        """What the service reads; the evenings (and games) within the dates not ticked are
-        left out."""
+    def fields(self, within: list[str], kept: Sequence[str] = ()) -> dict[str, Any]:
+        """What the service reads. Of `within` (the club nights and games listed now), those
+        the page listed (`listed`; all of them for a form without it) and not ticked are left
+        out; of `kept` (the season's ids left out), those the page did not list stay out."""
         fields: dict[str, Any] = {
             "name": self.name.data or "",
             "starts": self.starts.data,
@@ -90,12 +95,12 @@ class SeasonForm(FlaskForm):
             "min_evenings": self.min_evenings.data if self.rule.data == "average" else None,
             "club_games": bool(self.club_games.data),
         }
-        lists = [
-            self._fields[name] for name in ("counted", "games_counted") if name in self._fields
-        ]
-        if lists:
-            ticked = {i for listed in lists for i in listed.data or ()}
-            fields["left_out"] = [i for i in within if i not in ticked]
+        names = ("counted", "games_counted")
+        lists = [self._fields[name] for name in names if name in self._fields]
+        ticked = {i for checks in lists for i in checks.data or ()}
+        shown = set(within) if not self.listed.raw_data else set((self.listed.data or "").split())
+        untouched = [i for i in kept if i not in shown]
+        fields["left_out"] = untouched + [i for i in within if i in shown and i not in ticked]
         return fields
 
 

@@ -33,6 +33,9 @@ SENTENCES: dict[str, Message] = {
         "No club night and no finished club game fall within these dates: a season counts at "
         "least one."
     ),
+    "season_too_long_for_games": lambda p: gettext(
+        "A season that counts the club’s other games spans at most %(max)s days.", max=p["max"]
+    ),
     "too_many_season_evenings": lambda p: gettext(
         "A season counts at most %(max)s club nights.", max=p["max"]
     ),

@@ -38,8 +38,8 @@ def rule_sentence(season: Season) -> str:
     if not season.club_games:
         return f"{rule} {ties}"
     games = gettext(
-        "The club’s other games count too: the games finished on one day make a club night "
-        "of their own, each game scored as a club night’s table."
+        "The club’s other games count too: the games begun on one day make a club night of "
+        "their own, each finished game scored as a club night’s table."
     )
     return f"{rule} {games} {ties}"
 

@@ -184,7 +184,7 @@ def edit(club_id: str, season_id: str, token: str) -> ResponseReturnValue:
         return _edit_page(club, token, stored, form, (), 200)
     if not form.validate_on_submit():
         return _edit_page(club, token, stored, form, (), 400)
-    fields = form.fields(within)
+    fields = form.fields(within, stored.left_out)
     result = service.change(club_id, season_id, token, fields, version=_version(form))
     if isinstance(result, service.Changed):
         return redirect(url_for("seasons.edit", club_id=club_id, season_id=season_id,
@@ -204,7 +204,10 @@ def _listed(form: SeasonForm, stored: StoredSeason) -> list[str]:
         [(e.id, f"{formats.day(e.date, 'medium')} · {e.name}") for e in evenings],
         [(g.id, f"{formats.day(g.date, 'medium')} · {game_players(g)}") for g in found],
     )
-    return [e.id for e in evenings] + [g.id for g in found]
+    within = [e.id for e in evenings] + [g.id for g in found]
+    if not form.listed.raw_data:  # a page's first view: what it lists
+        form.listed.data = " ".join(within)
+    return within
 
 
 def _stale(result: service.Written) -> bool:

@@ -12,11 +12,14 @@ from typing import Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from referee.engine.seasons import MAX_EVENINGS, SeasonRow
+from referee.engine.seasons import SeasonRow
 from referee.web.jsonapi.schemas import Answer, Body
 
 from .service import Column, Table
 from .store import StoredEvening, StoredGame
+
+#: The most ids a season may leave out: its club nights (120 at most) and games of a year.
+MAX_LEFT_OUT = 2000
 
 # -- bodies -----------------------------------------------------------------------------------
 
@@ -43,7 +46,7 @@ class NewSeason(Body):
     )
     left_out: list[StrictStr] = Field(
         default_factory=list,
-        max_length=MAX_EVENINGS,
+        max_length=MAX_LEFT_OUT,
         description="ids of the club's evenings (or ordinary games) within the dates that do "
         "not count",
     )
@@ -59,7 +62,7 @@ class SeasonChange(Body):
     best: StrictInt | None = None
     min_evenings: StrictInt | None = None
     club_games: StrictBool | None = None
-    left_out: list[StrictStr] | None = Field(default=None, max_length=MAX_EVENINGS)
+    left_out: list[StrictStr] | None = Field(default=None, max_length=MAX_LEFT_OUT)
     version: StrictInt | None = Field(default=None, description="the season's version seen")
 
 
@@ -155,6 +158,10 @@ class SeasonAnswer(Answer):
     rule_text: str = Field(description="the rule and its tie-breaks in words")
     version: int
     left_out: list[EveningLine] = Field(description="evenings within the dates that do not count")
+    left_out_ids: list[str] = Field(
+        description="every id the season leaves out, evenings and games alike (whatever the "
+        "game's state): what `left_out` in a PATCH replaces"
+    )
     evenings: list[EveningLine] = Field(
         description="the columns counted, in date order: club nights, and days of club games"
     )
@@ -219,6 +226,7 @@ class SeasonAnswer(Answer):
             rule_text=rule_text,
             version=shown.stored.version,
             left_out=[line(e) for e in shown.left_out],
+            left_out_ids=list(shown.stored.left_out),
             evenings=[line(e) for e in shown.counted],
             games=[game(g) for g in shown.games],
             rows=[SeasonLine.of(r) for r in shown.table.rows],

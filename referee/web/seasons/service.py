@@ -121,10 +121,6 @@ class Table:
     left_out: tuple[StoredEvening, ...]
     games: tuple[StoredGame, ...] = ()
 
-    @property
-    def games_left_out(self) -> tuple[StoredGame, ...]:
-        return tuple(game for game in self.games if game.id in self.stored.left_out)
-
 
 # -- reading ----------------------------------------------------------------------------------
 
@@ -203,11 +199,14 @@ def _played(game: StoredGame) -> PlayedGame:
 def games_in(club_id: str, starts: datetime.date, ends: datetime.date) -> list[StoredGame]:
     """The club's finished ordinary games within those dates, each record as its game is now
     (one kept behind its game is read again)."""
-    found = store.games_between(club_id, starts, ends)
+    return [game for game in _as_now(store.games_between(club_id, starts, ends)) if _finished(game)]
+
+
+def _as_now(found: Sequence[StoredGame]) -> list[StoredGame]:
+    """`found` with each record kept behind its game read again from the game."""
     behind = [game.id for game in found if game.behind]
     fresh = clubs_service.records_now(behind) if behind else {}
-    now = [replace(g, record=fresh[g.id], behind=False) if g.id in fresh else g for g in found]
-    return [game for game in now if _finished(game)]
+    return [replace(g, record=fresh[g.id], behind=False) if g.id in fresh else g for g in found]
 
 
 def evening_of(key: str, event: Event) -> Evening:
@@ -336,23 +335,14 @@ def _ids_within(conn: Any, club_id: str, starts: datetime.date, ends: datetime.d
 
 
 def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, list[str]]:
-    """The season `fields` describe, checked against the club's evenings in its dates;
-    GameRefused with every reason."""
+    """The season `fields` describe, checked against the club's evenings (and games) in its
+    dates; GameRefused with every reason."""
     reasons: list[Reason] = []
     starts = _read_date(fields.get("starts"), "starts", reasons)
     ends = _read_date(fields.get("ends"), "ends", reasons)
-    left_out = fields.get("left_out") or []
     found = store.evenings_on(conn, club_id, starts, ends) if starts and ends else []
-    played = store.games_on(conn, club_id, starts, ends) if starts and ends else []
-    within = {e.id for e in found} | {g.id for g in played}
-    wanted = [i for i in left_out if isinstance(i, str)]
-    strays = [i for i in wanted if i not in within]
-    if strays or len(wanted) != len(left_out):
-        stray = strays[0] if strays else next(i for i in left_out if not isinstance(i, str))
-        reasons.append(reason("not_a_season_evening", field="left_out", event=str(stray)[:40]))
-    club_games = fields.get("club_games", False)
-    counted = [e for e in found if e.id not in wanted]
-    days = {g.date for g in played if g.id not in wanted and _finished(g)}
+    played = _as_now(store.games_on(conn, club_id, starts, ends)) if starts and ends else []
+    wanted = _left_out(fields.get("left_out") or [], found, played, reasons)
     try:
         season = Season.create(
             name=fields.get("name"),
@@ -361,14 +351,32 @@ def _read(conn: Any, club_id: str, fields: Mapping[str, Any]) -> tuple[Season, l
             rule=fields.get("rule", "sum"),
             best=fields.get("best"),
             min_evenings=fields.get("min_evenings"),
-            club_games=club_games,
-            evenings=len(counted) + (len(days) if club_games is True else 0),
+            club_games=fields.get("club_games", False),
+            evenings=sum(e.id not in wanted for e in found),
+            game_days=len({g.date for g in played if g.id not in wanted and _finished(g)}),
         )
     except GameRefused as refused:
         raise GameRefused([*reasons, *refused.reasons]) from None
     if reasons:
         raise GameRefused(reasons)
-    return season, sorted(set(wanted))
+    return season, sorted(wanted)
+
+
+def _left_out(
+    left_out: Any,
+    found: Sequence[StoredEvening],
+    played: Sequence[StoredGame],
+    reasons: list[Reason],
+) -> set[str]:
+    """The ids to leave out, each an evening or an ordinary game within the dates (a reason
+    for the first that is not)."""
+    within = {e.id for e in found} | {g.id for g in played}
+    wanted = [i for i in left_out if isinstance(i, str)]
+    strays = [i for i in wanted if i not in within]
+    if strays or len(wanted) != len(left_out):
+        stray = strays[0] if strays else next(i for i in left_out if not isinstance(i, str))
+        reasons.append(reason("not_a_season_evening", field="left_out", event=str(stray)[:40]))
+    return set(wanted)
 
 
 def _read_date(value: Any, field: str, reasons: list[Reason]) -> datetime.date | None:

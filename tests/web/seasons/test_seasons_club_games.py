@@ -7,12 +7,20 @@ unfinished, outside the dates or played at a club night's table does not count."
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
-from season_fixture import EVENINGS, club_with_evenings, play_club_game, play_evenings
+from season_fixture import (
+    EVENINGS,
+    club_with_evenings,
+    date_tables,
+    play_club_game,
+    play_evenings,
+    play_rounds,
+)
 from sqlalchemy import select, update
 
 from referee.web.clubs.models import club_games
@@ -26,7 +34,7 @@ from referee.web.plumbing.database import database
 #   5 Sep, game B: Bo 5 (1st, 4 + 3 = 7), Ann 15 (2 + 2 = 4), Ed 25 (1 + 1 = 2)
 #     the day: Ann 12 and Bo 12 share 1st, Cy 3, Ed 2, Di 1
 #   12 Sep, game C: Cy 5 (7), Di 15 (4), Ed 25 (2); game D stops after 3 rounds (unfinished)
-#   5 Jan 2027, game E: after the season's last day
+#   5 Oct, game E: after the season's last day (30 Sep)
 # Columns by date: night 3 Sep, games 5 Sep, night 10 Sep, games 12 Sep. The sum:
 #   Ann 12 + 12 + 8 = 32 (won the 3rd, shared the 5th)
 #   Bo 8 + 12 + 12 = 32 (shared the 5th, won the 10th)
@@ -44,20 +52,19 @@ C = {"Cy": 5, "Di": 15, "Ed": 25}
 def _club(app: Flask) -> tuple[str, str, list[str], dict[str, str]]:
     club_id, token, event_ids = club_with_evenings(app, EVENINGS[:2])
     play_evenings(app, event_ids, 2, EVENINGS[:2])
+    date_tables(app, event_ids)  # the club nights' own games fall within the season too
     games = {
         "A": play_club_game(app, club_id, "2026-09-05", A),
         "B": play_club_game(app, club_id, "2026-09-05", B, at="21:30"),
         "C": play_club_game(app, club_id, "2026-09-12", C),
         "D": play_club_game(app, club_id, "2026-09-12", C, rounds=3),
-        "E": play_club_game(app, club_id, "2027-01-05", A),
+        "E": play_club_game(app, club_id, "2026-10-05", A),
     }
     return club_id, token, event_ids, games
 
 
 def _create(client: FlaskClient, club_id: str, token: str, **fields: Any) -> Any:
-    # To the year's end: the club nights' own tables (games begun today, 2026-12) fall
-    # within it too, and are not counted as ordinary games.
-    body = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-12-31", **fields}
+    body = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-09-30", **fields}
     return client.post(f"/api/v1/clubs/{club_id}/seasons", json=body,
                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
 
@@ -157,6 +164,7 @@ def test_games_alone_make_a_season_and_nothing_at_all_is_refused_clearly(
     assert "finished club game" in empty.get_json()["errors"][0]["message"]
     not_a_bool = _create(client, club_id, token, club_games="yes")
     assert not_a_bool.status_code == 400
+    assert [e["code"] for e in not_a_bool.get_json()["errors"]] == ["bad_input"]
 
 
 def test_the_host_ticks_club_games_on_the_form_then_unticks_one(
@@ -169,7 +177,7 @@ def test_the_host_ticks_club_games_on_the_form_then_unticks_one(
     where = f"/clubs/{club_id}/edit/{token}/seasons/{season['id']}"
     form = client.get(where).get_data(as_text=True)
     assert "The club’s other games count too" in form and "Club games that count" not in form
-    fields = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-12-31", "rule": "sum",
+    fields = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-09-30", "rule": "sum",
               "counted": event_ids}  # fmt: skip
     ticked = client.post(where, data={**fields, "version": "1", "club_games": "y"})
     assert ticked.status_code == 302
@@ -196,7 +204,7 @@ def test_the_page_csv_and_pdf_mark_a_day_of_club_games(app: Flask, client: Flask
     base = f"/clubs/{club_id}/seasons/{season['id']}"
     page = client.get(base).get_data(as_text=True)
     assert page.count('class="col-kind">Club games<') == 2
-    assert "the games finished on one day make a club night of their own" in page
+    assert "the games begun on one day make a club night of their own" in page
     german = client.get(f"{base}?lang=de").get_data(as_text=True)
     assert german.count('class="col-kind">Clubspiele<') == 2
     header = client.get(f"{base}.csv").get_data(as_text=True).splitlines()[0]
@@ -244,3 +252,68 @@ def test_a_season_wider_than_the_paper_prints_its_club_nights_over_more_pages(
     assert "11.10.26" not in pages[0] and "10.10.26" not in pages[1]
     for text in pages:
         assert "Ann" in text and "Cy" in text and "Platz" in text
+
+
+def test_the_form_changes_only_what_it_listed(app: Flask, client: FlaskClient) -> None:
+    """A game finished after the host opened the form was not on it: sending the form does not
+    leave it out. A game left out while the games did not count stays out when they count
+    again (the form did not list it then)."""
+    club_id, token, event_ids, games = _club(app)
+    season = _create(client, club_id, token, club_games=True, left_out=[games["B"]]).get_json()
+    where = f"/clubs/{club_id}/edit/{token}/seasons/{season['id']}"
+    page = client.get(where).get_data(as_text=True)
+    listed = re.search(r'name="listed" type="hidden" value="([^"]*)"', page)
+    assert listed is not None and games["D"] not in listed.group(1)
+    assert games["A"] in listed.group(1) and games["B"] in listed.group(1)
+    play_rounds(app, games["D"], C, range(4, 8))  # D finishes meanwhile
+    fields = {"name": "Autumn", "starts": "2026-09-01", "ends": "2026-09-30", "rule": "sum",
+              "counted": event_ids, "listed": listed.group(1)}  # fmt: skip
+    sent = client.post(where, data={**fields, "version": "1", "club_games": "y",
+                                    "games_counted": [games["A"], games["C"]]})  # fmt: skip
+    assert sent.status_code == 302
+    api = f"/api/v1/clubs/{club_id}/seasons/{season['id']}"
+    shown = client.get(api).get_json()
+    assert shown["left_out_ids"] == [games["B"]]
+    counted = {g["id"] for g in shown["games"] if g["counted"]}
+    assert counted == {games["A"], games["C"], games["D"]}
+    # The games stop counting, the form (listing none) is sent, they count again: B stays out.
+    page = client.get(where).get_data(as_text=True)
+    listed = re.search(r'name="listed" type="hidden" value="([^"]*)"', page)
+    assert listed is not None
+    ticked = [games["A"], games["C"], games["D"]]  # as the page shows them, B unticked
+    off = client.post(where, data={**fields, "listed": listed.group(1), "version": "2",
+                                   "games_counted": ticked})  # fmt: skip
+    assert off.status_code == 302
+    page = client.get(where).get_data(as_text=True)
+    listed = re.search(r'name="listed" type="hidden" value="([^"]*)"', page)
+    assert listed is not None and games["B"] not in listed.group(1)
+    renamed = client.post(where, data={**fields, "listed": listed.group(1), "version": "3",
+                                       "name": "Herbst"})  # fmt: skip
+    assert renamed.status_code == 302
+    assert client.get(api).get_json()["left_out_ids"] == [games["B"]]
+    on = client.patch(api, json={"club_games": True}, headers={"Authorization": f"Bearer {token}"})
+    assert [g["id"] for g in on.get_json()["games"] if not g["counted"]] == [games["B"]]
+
+
+def test_a_season_of_one_game_kept_behind_is_made(app: Flask, client: FlaskClient) -> None:
+    """The season's checks read a record kept behind its game again, as its table does: a
+    season whose only game the club has not summed up since it finished is made."""
+    club_id, token, _events, games = _club(app)
+    with app.app_context(), database().writing() as conn:
+        conn.execute(update(club_games).where(club_games.c.game_id == games["C"]).values(version=1))
+    dates = {"starts": "2026-09-11", "ends": "2026-09-13"}
+    made = _create(client, club_id, token, club_games=True, rule="best", best=1, **dates)
+    assert made.status_code == 201, made.get_json()
+
+
+def test_a_season_counting_games_spans_a_year_at_most(app: Flask, client: FlaskClient) -> None:
+    club_id, token, _events, _games = _club(app)
+    two_years = {"starts": "2026-01-01", "ends": "2027-12-31"}
+    refused = _create(client, club_id, token, club_games=True, **two_years)
+    assert refused.status_code == 400
+    said = refused.get_json()["errors"]
+    assert [e["code"] for e in said] == ["season_too_long_for_games"]
+    assert "366 days" in said[0]["message"]
+    assert _create(client, club_id, token, **two_years).status_code == 201
+    year = {"starts": "2026-01-01", "ends": "2026-12-31"}
+    assert _create(client, club_id, token, club_games=True, **year).status_code == 201

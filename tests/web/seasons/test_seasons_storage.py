@@ -73,6 +73,19 @@ def _club_with_a_season(app: Flask) -> tuple[str, dict[str, Any]]:
     return url, shown
 
 
+def _read_after_restore(document: dict[str, Any], url: str, tmp_path: Path) -> dict[str, Any]:
+    """`url`'s JSON from a new app on a SQLite database restored from `document`."""
+    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    restore(target, io.BytesIO(json.dumps(document).encode()))
+    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
+                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
+    try:
+        found: dict[str, Any] = restored.test_client().get(url).get_json()
+        return found
+    finally:
+        database(restored).dispose()
+
+
 def _backup(app: Flask) -> dict[str, Any]:
     out = io.StringIO()
     dump(database(app).engine, out)
@@ -83,15 +96,8 @@ def _backup(app: Flask) -> dict[str, Any]:
 def test_a_season_comes_back_from_a_backup_with_the_same_table(app: Flask, tmp_path: Path) -> None:
     url, before = _club_with_a_season(app)
     document = _backup(app)
-    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-    counts = restore(target, io.BytesIO(json.dumps(document).encode()))
-    assert counts["seasons"] == 1
-    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
-                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
-    try:
-        assert restored.test_client().get(url).get_json() == before
-    finally:
-        database(restored).dispose()
+    assert len(document["tables"]["seasons"]["rows"]) == 1
+    assert _read_after_restore(document, url, tmp_path) == before
 
 
 def test_a_season_that_does_not_read_refuses_the_whole_restore(app: Flask, tmp_path: Path) -> None:
@@ -121,14 +127,7 @@ def test_a_season_counting_club_games_comes_back_with_its_games_and_the_one_left
     url = f"/api/v1/clubs/{club_id}/seasons/{made.get_json()['id']}"
     before = client.get(url).get_json()
     assert [g["id"] for g in before["games"] if g["counted"]] == [kept]
-    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-    restore(target, io.BytesIO(json.dumps(_backup(app)).encode()))
-    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
-                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
-    try:
-        assert restored.test_client().get(url).get_json() == before
-    finally:
-        database(restored).dispose()
+    assert _read_after_restore(_backup(app), url, tmp_path) == before
 
 
 def test_a_backup_taken_before_0007_restores_its_seasons_counting_club_nights_only(
@@ -142,12 +141,5 @@ def test_a_backup_taken_before_0007_restores_its_seasons_counting_club_nights_on
     table["columns"].pop(gone)
     for row in table["rows"]:
         row.pop(gone)
-    target = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-    restore(target, io.BytesIO(json.dumps(document).encode()))
-    restored = create_app({"SECRET_KEY": "test secret key", "DATABASE_URL": target,
-                           "TESTING": True}, instance_path=str(tmp_path / "r"))  # fmt: skip
-    try:
-        again = restored.test_client().get(url).get_json()
-        assert again["club_games"] is False and again == before
-    finally:
-        database(restored).dispose()
+    again = _read_after_restore(document, url, tmp_path)
+    assert again["club_games"] is False and again == before

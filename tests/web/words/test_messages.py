@@ -236,6 +236,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "season_ends_before_start": {"starts": "2026-09-01", "ends": "2026-08-01"},
     "season_without_evenings": {},
     "season_without_results": {},
+    "season_too_long_for_games": {"max": 366},
     "too_many_season_evenings": {"max": 120},
     "unknown_season_rule": {"rule": "most"},
     "bad_best_evenings": {"value": 5, "evenings": 3},
