@@ -120,13 +120,12 @@ def day_of_games(key: str, date: datetime.date, games: Sequence[PlayedGame]) -> 
             key_of = name_key(score.name)
             names.setdefault(key_of, score.name)
             points[key_of] = points.get(key_of, Fraction(0)) + score.tournament_points
+    ordered = sorted(points.items(), key=lambda pair: -pair[1])
+    first_at: dict[Fraction, int] = {}  # equal sums share the first place of them
+    for index, (_, mine) in enumerate(ordered, start=1):
+        first_at.setdefault(mine, index)
     placings = tuple(
-        Placing(
-            name=names[k],
-            tournament_points=mine,
-            place=1 + sum(other > mine for other in points.values()),
-        )
-        for k, mine in sorted(points.items(), key=lambda pair: -pair[1])
+        Placing(name=names[k], tournament_points=mine, place=first_at[mine]) for k, mine in ordered
     )
     return Evening(key=key, date=date, placings=placings)
 
