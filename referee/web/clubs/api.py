@@ -69,7 +69,13 @@ def bearer_token() -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-_CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
+#: What every call under a club (its evenings, its seasons) documents alike: the club's id in
+#: the path, and a write's answers without the club's edit token and when refused.
+CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
+UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
+FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
+REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
+_CLUB_ID = CLUB_ID
 _NOT_FOUND = (ErrorAnswer, "No such club (`club_not_found`)")
 
 
@@ -82,7 +88,7 @@ _NOT_FOUND = (ErrorAnswer, "No such club (`club_not_found`)")
     request=schemas.NewClub,
     answers={
         201: (schemas.ClubCreated, "The club, its edit token and its two links"),
-        400: (RefusedAnswer, "Refused: every reason, each with its field"),
+        400: REFUSED,
     },
     example={"name": "Thursday table", "lang": "en"},
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import Connection
 
@@ -79,6 +79,8 @@ class Refused:
 @dataclass(frozen=True)
 class ClubMissing:
     """No club by that id (a 404)."""
+
+    code: ClassVar[str] = "club_not_found"
 
 
 @dataclass(frozen=True)
@@ -440,7 +442,13 @@ def live_version(club_id: str) -> int | None:
 def records_now(game_ids: Sequence[str]) -> dict[str, GameRecord]:
     """Each game's record as the game is now, loaded (for a record kept behind its game: a
     season reads them so, as the club's pages work out a board that is behind)."""
-    return {loaded.id: record_of(loaded.game) for loaded in game_queries.load_many(list(game_ids))}
+    return {game_id: record for game_id, (_version, record) in _loaded_records(game_ids).items()}
+
+
+def _loaded_records(game_ids: Sequence[str]) -> dict[str, tuple[int, GameRecord]]:
+    """game id -> (version, record) of each game, loaded as it is now (none: no query)."""
+    loaded = game_queries.load_many(list(game_ids)) if game_ids else []
+    return {found.id: (found.game.version, record_of(found.game)) for found in loaded}
 
 
 def _fresh_records(
@@ -455,6 +463,4 @@ def _fresh_records(
         if kept.game_id not in fresh
         and (kept.record is None or kept.version != versions[kept.game_id])
     ]
-    for loaded in game_queries.load_many(behind) if behind else ():
-        fresh[loaded.id] = (loaded.game.version, record_of(loaded.game))
-    return fresh
+    return fresh | _loaded_records(behind)

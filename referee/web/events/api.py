@@ -16,6 +16,10 @@ from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
 from referee.engine.tournament import RankBy
+from referee.web.clubs.api import CLUB_ID as _CLUB_ID
+from referee.web.clubs.api import FORBIDDEN as _FORBIDDEN
+from referee.web.clubs.api import REFUSED as _REFUSED
+from referee.web.clubs.api import UNAUTHORISED as _UNAUTHORISED
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json
 from referee.web.jsonapi.bodies import guard, unauthorised
@@ -33,13 +37,9 @@ api_bp = Blueprint("events_api", __name__, url_prefix="/api/v1/clubs/<club_id>/e
 guard(api_bp)
 api_bp.register_error_handler(GameRefused, refused)
 
-_CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
 _EVENT_ID = Parameter("event_id", "path", {"type": "string"}, "the evening's id")
 _NOT_FOUND = (ErrorAnswer, "No such club or evening (`club_not_found`, `event_not_found`)")
-_UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
-_FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _CONFLICT = (RefusedAnswer, "Done first on another phone, or the evening moved on (`version`)")
-_REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
 #: What every write of an evening may answer besides its 200 (SPEC's refusals).
 _WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
     400: _REFUSED,

@@ -13,6 +13,8 @@ from pydantic import Field, StrictInt, StrictStr
 
 from referee.engine.errors import reason
 from referee.engine.names import MAX_NAME
+from referee.web.clubs.api import CLUB_ID as _CLUB_ID
+from referee.web.clubs.api import REFUSED as _REFUSED
 from referee.web.clubs.api import bearer_token
 from referee.web.games.schemas import read_body, request_json
 from referee.web.jsonapi.errors import code_answer, reasons_answer
@@ -21,14 +23,7 @@ from referee.web.jsonapi.schemas import Answer, Body, ErrorAnswer
 from referee.web.plumbing.hosting import keep_private
 
 from . import check_in, service
-from .api import (
-    _CLUB_ID,
-    _EVENT_ID,
-    _REFUSED,
-    _WRITE_ANSWERS,
-    _answer,
-    api_bp,
-)
+from .api import _EVENT_ID, _WRITE_ANSWERS, _answer, api_bp
 from .schemas import EventAnswer
 
 _KEY = Parameter("key", "path", {"type": "string"}, "the evening's check-in key (its link's end)")

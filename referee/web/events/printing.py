@@ -25,11 +25,15 @@ from referee.web.printing.pdfs import Built, etag_of
 from referee.web.printing.sheet_extras import draw_qr
 from referee.web.printing.sheet_words import fit
 from referee.web.printing.sheets import (
+    ACCENT,
     FONT,
     FONT_BOLD,
+    INK,
+    MUTED,
     PAPERS,
     blank_sheet,
     draw_sheet,
+    draw_small_print,
     register_fonts,
 )
 from referee.web.vocabulary import words
@@ -38,9 +42,6 @@ from referee.web.vocabulary.house_rules import table_rules
 from .presenting import points_text, ranking_sentence
 
 MARGIN = 42.0
-INK = (0.07, 0.07, 0.07)
-MUTED = (0.3, 0.3, 0.3)
-ACCENT = (0.043, 0.31, 0.66)
 QR_SIZE = 170.0
 
 
@@ -302,7 +303,7 @@ def _draw_standings(canvas: Canvas, event: Event, board: Standings, paper: str) 
     for index, row in enumerate(rows):
         if index == 0 or y < MARGIN + 14 * len(footer) + ROW_STEP:
             if pages:
-                _draw_footer(canvas, footer)
+                draw_small_print(canvas, footer, left=MARGIN, bottom=MARGIN)
                 canvas.showPage()
                 canvas.setPageSize((width, height))
             pages += 1
@@ -313,7 +314,7 @@ def _draw_standings(canvas: Canvas, event: Event, board: Standings, paper: str) 
             break
         _draw_standings_row(canvas, event, row, columns, y, bold=index < 3)
         y -= ROW_STEP
-    _draw_footer(canvas, footer)
+    draw_small_print(canvas, footer, left=MARGIN, bottom=MARGIN)
     canvas.showPage()
     return pages
 
@@ -367,16 +368,6 @@ def _standings_footer(event: Event, board: Standings, width: float) -> list[str]
     if any(row.provisional for row in board.rows):
         said = f"{gettext('* A table of theirs is still playing: provisional.')} {said}"
     return list(simpleSplit(said, FONT, 9, width - 2 * MARGIN))
-
-
-def _draw_footer(canvas: Canvas, lines: Sequence[str]) -> None:
-    canvas.setFont(FONT, 9)
-    canvas.setFillColorRGB(*MUTED)
-    y = MARGIN + 11 * (len(lines) - 1)
-    for line in lines:
-        canvas.drawString(MARGIN, y, line)
-        y -= 11
-    canvas.setFillColorRGB(*INK)
 
 
 def _standings_head(

@@ -55,6 +55,25 @@ SUIT_RED = (0.75, 0.0, 0.09)  # as .pc-red on the rule card
 _font_lock = threading.Lock()
 
 
+def draw_small_print(
+    canvas: Canvas,
+    lines: Sequence[str],
+    *,
+    left: float,
+    bottom: float,
+    colour: tuple[float, float, float] = MUTED,
+) -> None:
+    """`lines` in 9-pt print, 11 pt apart, the last standing on `bottom`: the key or footer
+    at the foot of a standings' or season's page. The ink is black again after."""
+    canvas.setFont(FONT, 9)
+    canvas.setFillColorRGB(*colour)
+    y = bottom + 11 * (len(lines) - 1)
+    for line in lines:
+        canvas.drawString(left, y, line)
+        y -= 11
+    canvas.setFillColorRGB(*INK)
+
+
 def register_fonts() -> None:
     """Register DejaVu Sans with ReportLab once (FontMissingError if it is not installed)."""
     with _font_lock:

@@ -12,6 +12,10 @@ from flask.typing import ResponseReturnValue
 from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
+from referee.web.clubs.api import CLUB_ID as _CLUB_ID
+from referee.web.clubs.api import FORBIDDEN as _FORBIDDEN
+from referee.web.clubs.api import REFUSED as _REFUSED
+from referee.web.clubs.api import UNAUTHORISED as _UNAUTHORISED
 from referee.web.clubs.api import bearer_token, refused
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games.links import view_url as game_view_url
@@ -28,13 +32,9 @@ api_bp = Blueprint("seasons_api", __name__, url_prefix="/api/v1/clubs/<club_id>/
 guard(api_bp)
 api_bp.register_error_handler(GameRefused, refused)
 
-_CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
 _SEASON_ID = Parameter("season_id", "path", {"type": "string"}, "the season's id")
 _NOT_FOUND = (ErrorAnswer, "No such club or season (`club_not_found`, `season_not_found`)")
-_UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
-_FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 _STALE = (RefusedAnswer, "The season moved on since `version` (`stale_season_version`)")
-_REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
 
 
 def season_json(shown: service.Table) -> dict[str, Any]:

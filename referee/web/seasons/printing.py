@@ -27,14 +27,20 @@ from referee.web.plumbing.i18n import in_language
 from referee.web.printing.cache import Cached, pdf_cache
 from referee.web.printing.pdfs import Built, etag_of
 from referee.web.printing.sheet_words import fit
-from referee.web.printing.sheets import FONT, FONT_BOLD, PAPERS, register_fonts
+from referee.web.printing.sheets import (
+    FONT,
+    FONT_BOLD,
+    INK,
+    PAPERS,
+    draw_small_print,
+    register_fonts,
+)
 
 from .presenting import movement_sign, points_text, rule_sentence
 from .service import Table
 
 MARGIN = 36.0
-INK = (0.07, 0.07, 0.07)
-MUTED = (0.42, 0.42, 0.42)
+MUTED = (0.42, 0.42, 0.42)  # lighter than a sheet's: a dropped club night greyed
 ROW_SIZE = 10.0
 LABEL_SIZE = 8.0
 ROW_STEP = 16.0
@@ -228,10 +234,4 @@ def _key_lines(shown: Table, width: float) -> list[str]:
 
 
 def _draw_key(canvas: Canvas, lines: Sequence[str]) -> None:
-    canvas.setFont(FONT, 9)
-    canvas.setFillColorRGB(*MUTED)
-    y = MARGIN + 11 * (len(lines) - 1)
-    for line in lines:
-        canvas.drawString(MARGIN, y, line)
-        y -= 11
-    canvas.setFillColorRGB(*INK)
+    draw_small_print(canvas, lines, left=MARGIN, bottom=MARGIN, colour=MUTED)

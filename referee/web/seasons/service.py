@@ -50,13 +50,6 @@ class Deleted:
 
 
 @dataclass(frozen=True)
-class Refused:
-    """Nothing kept: every reason (each with the field it is about)."""
-
-    reasons: tuple[Reason, ...]
-
-
-@dataclass(frozen=True)
 class Stale:
     """The writer saw `version`; the season has moved on (a 409): nothing kept."""
 
@@ -75,17 +68,11 @@ class SeasonMissing:
     code: ClassVar[str] = "season_not_found"
 
 
-@dataclass(frozen=True)
-class ClubMissing:
-    code: ClassVar[str] = "club_not_found"
-
-
-@dataclass(frozen=True)
-class Forbidden:
-    """No edit token of the club (`missing_club_token`) or not the club's (`bad_club_token`)."""
-
-    code: str
-
+#: Refused (every reason, nothing kept), no such club and a write without the club's edit
+#: token are what every write under a club comes to: the clubs service's own results.
+Refused = clubs_service.Refused
+ClubMissing = clubs_service.ClubMissing
+Forbidden = clubs_service.Forbidden
 
 Written = Created | Changed | Deleted | Refused | Stale | SeasonMissing | ClubMissing | Forbidden
 
@@ -204,8 +191,7 @@ def games_in(club_id: str, starts: datetime.date, ends: datetime.date) -> list[S
 
 def _as_now(found: Sequence[StoredGame]) -> list[StoredGame]:
     """`found` with each record kept behind its game read again from the game."""
-    behind = [game.id for game in found if game.behind]
-    fresh = clubs_service.records_now(behind) if behind else {}
+    fresh = clubs_service.records_now([game.id for game in found if game.behind])
     return [replace(g, record=fresh[g.id], behind=False) if g.id in fresh else g for g in found]
 
 
@@ -256,7 +242,7 @@ def change(
     """The season's name, dates, rule or evenings left out: what `fields` names, the rest kept."""
 
     def act(conn: Any, stored: StoredSeason) -> Written:
-        merged = {**_fields_of(stored), **fields}
+        merged = {**store.fields(stored.season, stored.left_out), **fields}
         merged["left_out"] = _still_within(conn, stored, merged)
         season, left_out = _read(conn, stored.club_id, merged)
         return Changed(store.save(conn, stored, season, left_out))
@@ -299,20 +285,6 @@ def _write(
         return SeasonMissing()
     except GameRefused as refused:
         return Refused(refused.reasons)
-
-
-def _fields_of(stored: StoredSeason) -> dict[str, Any]:
-    season = stored.season
-    return {
-        "name": season.name,
-        "starts": season.starts,
-        "ends": season.ends,
-        "rule": season.rule.value,
-        "best": season.best,
-        "min_evenings": season.min_evenings,
-        "club_games": season.club_games,
-        "left_out": list(stored.left_out),
-    }
 
 
 def _still_within(conn: Any, stored: StoredSeason, fields: Mapping[str, Any]) -> Any:

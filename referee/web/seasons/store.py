@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import Connection, delete, insert, select, update
 
@@ -51,7 +51,7 @@ class StoredEvening:
     date: datetime.date
     event: Event
 
-    kind = "evening"
+    kind: ClassVar[str] = "evening"
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def insert_season(
 ) -> StoredSeason:
     now = clock.now()
     season_id = ids.new_id()
-    conn.execute(insert(seasons).values(id=season_id, club_id=club_id, **_values(season, left_out),
+    conn.execute(insert(seasons).values(id=season_id, club_id=club_id, **fields(season, left_out),
                                         version=1, created_at=now, updated_at=now))  # fmt: skip
     return StoredSeason(season_id, club_id, 1, season, tuple(left_out), now, now)
 
@@ -225,7 +225,7 @@ def save(
     conn.execute(
         update(seasons)
         .where(seasons.c.id == stored.id)
-        .values(**_values(season, left_out), version=version, updated_at=now)
+        .values(**fields(season, left_out), version=version, updated_at=now)
     )
     return replace(stored, version=version, season=season, left_out=tuple(left_out), updated_at=now)
 
@@ -234,7 +234,9 @@ def remove(conn: Connection, season_id: str) -> None:
     conn.execute(delete(seasons).where(seasons.c.id == season_id))
 
 
-def _values(season: Season, left_out: Sequence[str]) -> dict[str, Any]:
+def fields(season: Season, left_out: Sequence[str]) -> dict[str, Any]:
+    """A season's settings as its row keeps them, and as the service reads a change (the
+    fields a writer names go over these)."""
     return {
         "name": season.name,
         "starts": season.starts,
