@@ -103,6 +103,9 @@ def _shots(page: Page, screenshot_dir: Path, name: str) -> None:
 def _table_in_sight(page: Page, players: int) -> None:
     rows = page.locator(".season-table tbody tr")
     expect(rows).to_have_count(players)
+    # Measured once the page's stylesheets are in: after a tap, the table can be found before
+    # seasons.css is (CI found the French table bare on a busy machine), as sideways() waits.
+    page.wait_for_load_state("load")
     assert page.evaluate(PINNED_IN_SIGHT) == []
     # Scrolled to the last club night, the place, name and total stay where they were.
     page.locator(".season-scroll").evaluate("e => e.scrollLeft = e.scrollWidth")
