@@ -441,6 +441,7 @@ def test_large_text_is_kept_and_the_round_screen_and_score_table_fit_360_px(
     page.locator(".lang-picker summary").tap()
     page.get_by_role("link", name=LARGE[lang][1]).tap()
     expect(page.locator("html")).not_to_have_attribute("data-text", "large")
+    page.wait_for_load_state("load")  # the new page's stylesheets, not only its first bytes
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "18px"
 
 
