@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from werkzeug.serving import make_server
 
 from referee.web import create_app
 from referee.web.plumbing.database import database, make_engine, normalize_url, upgrade
+from referee.web.plumbing.limit_store import DiskCacheStorage
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
@@ -145,6 +147,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # -- the app ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def rate_limits_in_one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rate limits' clock starts a second into an hour and runs on from there, so that a
+    test's few hits all fall in one minute's window (and one hour's). On the real clock, two
+    hits of "2 per minute" at 59.9 s and a third at 60.1 s let the third through: the sliding
+    window weighs the last minute's two as 1.997, and counts whole hits (CI met it once). A
+    server the tests start in a process of its own keeps the real clock."""
+    started = time.time()
+    hour = started - started % 3600 + 1
+    monkeypatch.setattr(DiskCacheStorage, "now", lambda _self: hour + time.time() - started)
 
 
 @pytest.fixture(scope="session")
