@@ -75,7 +75,6 @@ CLUB_ID = Parameter("club_id", "path", {"type": "string"}, "the club's id")
 UNAUTHORISED = (ErrorAnswer, "No club edit token (`missing_club_token`)")
 FORBIDDEN = (ErrorAnswer, "Not the club's edit token: a view link changes nothing")
 REFUSED = (RefusedAnswer, "Refused: every reason, each with its field")
-_CLUB_ID = CLUB_ID
 _NOT_FOUND = (ErrorAnswer, "No such club (`club_not_found`)")
 
 
@@ -119,7 +118,7 @@ def create() -> ResponseReturnValue:
     summary="A club: its members and games",
     tag="clubs",
     answers={200: (schemas.ClubAnswer, "The club"), 404: _NOT_FOUND},
-    parameters=[_CLUB_ID],
+    parameters=[CLUB_ID],
 )
 def read(club_id: str) -> ResponseReturnValue:
     """The club's name, members, and games (newest first), each saying whether it was a club
@@ -160,7 +159,7 @@ def find_series_with(app: App, find: SeriesGames) -> None:
         404: _NOT_FOUND,
     },
     parameters=[
-        _CLUB_ID,
+        CLUB_ID,
         Parameter("variant", "query", {"type": "string"}, "only this variant's games"),
     ],
 )

@@ -16,11 +16,7 @@ from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
 from referee.engine.tournament import RankBy
-from referee.web.clubs.api import CLUB_ID as _CLUB_ID
-from referee.web.clubs.api import FORBIDDEN as _FORBIDDEN
-from referee.web.clubs.api import REFUSED as _REFUSED
-from referee.web.clubs.api import UNAUTHORISED as _UNAUTHORISED
-from referee.web.clubs.api import bearer_token, refused
+from referee.web.clubs.api import CLUB_ID, FORBIDDEN, REFUSED, UNAUTHORISED, bearer_token, refused
 from referee.web.games.schemas import RefusedAnswer, body_language, read_body, request_json
 from referee.web.jsonapi.bodies import guard, unauthorised
 from referee.web.jsonapi.errors import code_answer, reasons_answer
@@ -42,9 +38,9 @@ _NOT_FOUND = (ErrorAnswer, "No such club or evening (`club_not_found`, `event_no
 _CONFLICT = (RefusedAnswer, "Done first on another phone, or the evening moved on (`version`)")
 #: What every write of an evening may answer besides its 200 (SPEC's refusals).
 _WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
-    400: _REFUSED,
-    401: _UNAUTHORISED,
-    403: _FORBIDDEN,
+    400: REFUSED,
+    401: UNAUTHORISED,
+    403: FORBIDDEN,
     404: _NOT_FOUND,
     409: _CONFLICT,
 }
@@ -92,12 +88,12 @@ def _answer(result: Any, status: int = 200) -> ResponseReturnValue:
     request=schemas.NewEvent,
     answers={
         201: (schemas.EventAnswer, "The evening, without players yet"),
-        400: _REFUSED,
-        401: _UNAUTHORISED,
-        403: _FORBIDDEN,
+        400: REFUSED,
+        401: UNAUTHORISED,
+        403: FORBIDDEN,
         404: _NOT_FOUND,
     },
-    parameters=[_CLUB_ID],
+    parameters=[CLUB_ID],
     example={"name": "Club night", "variant": "contract", "series": 3, "table_size": 4},
     token=True,
 )
@@ -116,7 +112,7 @@ def create(club_id: str) -> ResponseReturnValue:
     summary="A club night: its players, series and tables",
     tag="events",
     answers={200: (schemas.EventAnswer, "The evening"), 404: _NOT_FOUND},
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
 )
 def read(club_id: str, event_id: str) -> ResponseReturnValue:
     """The evening; the tables' edit links only with the club's bearer token."""
@@ -137,7 +133,7 @@ def read(club_id: str, event_id: str) -> ResponseReturnValue:
         200: (schemas.EventAnswer, "The evening"),
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
     example={"action": "check_in", "names": ["Ann", "Bo", "Cy"]},
     token=True,
 )
@@ -164,7 +160,7 @@ def players(club_id: str, event_id: str) -> ResponseReturnValue:
         200: (schemas.EventAnswer, "The evening, the series' tables with their games' links"),
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
     example={"series": 1},
     token=True,
 )
@@ -217,7 +213,7 @@ def _series_change(club_id: str, event_id: str, body: schemas.SeriesChange) -> A
         200: (schemas.EventAnswer, "The evening, the series' clock as it now runs"),
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
     example={"action": "extra", "table": 2, "minutes": 5},
     token=True,
 )
@@ -252,7 +248,7 @@ def clock(club_id: str, event_id: str) -> ResponseReturnValue:
         200: (schemas.EventAnswer, "The evening with its seating rules"),
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
     example={
         "rules": [
             {"keep": "apart", "players": ["Ann", "Bo"]},
@@ -280,11 +276,11 @@ def seating(club_id: str, event_id: str) -> ResponseReturnValue:
     tag="events",
     answers={
         200: (schemas.StandingsAnswer, "The board, best first"),
-        400: _REFUSED,
+        400: REFUSED,
         404: _NOT_FOUND,
     },
     parameters=[
-        _CLUB_ID,
+        CLUB_ID,
         _EVENT_ID,
         Parameter("series", "query", {"type": "integer"}, "one series only"),
         Parameter("by", "query", {"enum": ["tournament_points", "points"]}, "the board's order"),

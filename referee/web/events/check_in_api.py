@@ -13,9 +13,7 @@ from pydantic import Field, StrictInt, StrictStr
 
 from referee.engine.errors import reason
 from referee.engine.names import MAX_NAME
-from referee.web.clubs.api import CLUB_ID as _CLUB_ID
-from referee.web.clubs.api import REFUSED as _REFUSED
-from referee.web.clubs.api import bearer_token
+from referee.web.clubs.api import CLUB_ID, REFUSED, bearer_token
 from referee.web.games.schemas import read_body, request_json
 from referee.web.jsonapi.errors import code_answer, reasons_answer
 from referee.web.jsonapi.openapi import Parameter, documented
@@ -137,7 +135,7 @@ def _seat(seat: check_in.Seat) -> SeatAnswer:
     summary="What an evening's check-in link sees",
     tag="events",
     answers={200: (CheckInAnswer, "The evening, the names to tap, the player"), 404: _NO_LINK},
-    parameters=[_CLUB_ID, _EVENT_ID, _KEY],
+    parameters=[CLUB_ID, _EVENT_ID, _KEY],
     token=True,
 )
 def check_in_read(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
@@ -158,11 +156,11 @@ def check_in_read(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
     request=SelfCheckIn,
     answers={
         200: (CheckInAnswer, "The player's state and token"),
-        400: _REFUSED,
+        400: REFUSED,
         403: (ErrorAnswer, "Not this player's token (`not_your_check_in`)"),
         404: _NO_LINK,
     },
-    parameters=[_CLUB_ID, _EVENT_ID, _KEY],
+    parameters=[CLUB_ID, _EVENT_ID, _KEY],
     example={"name": "Ann", "action": "check_in"},
 )
 def check_in_write(club_id: str, event_id: str, key: str) -> ResponseReturnValue:
@@ -196,7 +194,7 @@ def check_in_write(club_id: str, event_id: str, key: str) -> ResponseReturnValue
         200: (EventAnswer, "The evening"),
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _EVENT_ID],
+    parameters=[CLUB_ID, _EVENT_ID],
     example={"action": "undo", "name": "Ann"},
     token=True,
 )

@@ -12,11 +12,7 @@ from flask.typing import ResponseReturnValue
 from pydantic import BaseModel
 
 from referee.engine.errors import GameRefused, reason
-from referee.web.clubs.api import CLUB_ID as _CLUB_ID
-from referee.web.clubs.api import FORBIDDEN as _FORBIDDEN
-from referee.web.clubs.api import REFUSED as _REFUSED
-from referee.web.clubs.api import UNAUTHORISED as _UNAUTHORISED
-from referee.web.clubs.api import bearer_token, refused
+from referee.web.clubs.api import CLUB_ID, FORBIDDEN, REFUSED, UNAUTHORISED, bearer_token, refused
 from referee.web.clubs.links import view_url as club_view_url
 from referee.web.games.links import view_url as game_view_url
 from referee.web.games.schemas import RefusedAnswer, read_body, request_json
@@ -83,9 +79,9 @@ def _answer(result: service.Written, status: int = 200) -> ResponseReturnValue:
 
 
 _WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
-    400: _REFUSED,
-    401: _UNAUTHORISED,
-    403: _FORBIDDEN,
+    400: REFUSED,
+    401: UNAUTHORISED,
+    403: FORBIDDEN,
     404: _NOT_FOUND,
 }
 
@@ -98,7 +94,7 @@ _WRITE_ANSWERS: dict[int, tuple[type[BaseModel] | None, str]] = {
     tag="seasons",
     request=schemas.NewSeason,
     answers={201: (schemas.SeasonAnswer, "The season with its table"), **_WRITE_ANSWERS},
-    parameters=[_CLUB_ID],
+    parameters=[CLUB_ID],
     example={
         "name": "Autumn",
         "starts": "2026-09-01",
@@ -122,7 +118,7 @@ def create(club_id: str) -> ResponseReturnValue:
     summary="A club's seasons",
     tag="seasons",
     answers={200: (schemas.SeasonList, "Newest first"), 404: _NOT_FOUND},
-    parameters=[_CLUB_ID],
+    parameters=[CLUB_ID],
 )
 def index(club_id: str) -> ResponseReturnValue:
     """The club's seasons, newest start first; each links to its table."""
@@ -154,7 +150,7 @@ def index(club_id: str) -> ResponseReturnValue:
         200: (schemas.SeasonAnswer, "The season, its evenings and its table"),
         404: _NOT_FOUND,
     },
-    parameters=[_CLUB_ID, _SEASON_ID],
+    parameters=[CLUB_ID, _SEASON_ID],
 )
 def read(club_id: str, season_id: str) -> ResponseReturnValue:
     """The season's rule, its evenings (counted and left out) and its table: one row per
@@ -177,7 +173,7 @@ def read(club_id: str, season_id: str) -> ResponseReturnValue:
         409: _STALE,
         **_WRITE_ANSWERS,
     },
-    parameters=[_CLUB_ID, _SEASON_ID],
+    parameters=[CLUB_ID, _SEASON_ID],
     example={"rule": "best", "best": 3, "version": 1},
     token=True,
 )
@@ -198,7 +194,7 @@ def change(club_id: str, season_id: str) -> ResponseReturnValue:
     tag="seasons",
     request=schemas.SeasonDelete,
     answers={204: (None, "Deleted; its evenings stay"), 409: _STALE, **_WRITE_ANSWERS},
-    parameters=[_CLUB_ID, _SEASON_ID],
+    parameters=[CLUB_ID, _SEASON_ID],
     token=True,
 )
 def remove(club_id: str, season_id: str) -> ResponseReturnValue:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -85,7 +84,7 @@ def render(shown: Table, club_name: str, lang: str, paper: str) -> Built:
         for index, row in enumerate(rows):
             if index == 0 or y < MARGIN + 11 * len(key) + ROW_STEP:
                 if pages:
-                    _draw_key(canvas, key)
+                    draw_small_print(canvas, key, left=MARGIN, bottom=MARGIN, colour=MUTED)
                     canvas.showPage()
                 pages += 1
                 y = _head(canvas, shown, club_name, layout, width, height)
@@ -96,7 +95,7 @@ def render(shown: Table, club_name: str, lang: str, paper: str) -> Built:
                 break
             _row(canvas, row, layout, y)
             y -= ROW_STEP
-    _draw_key(canvas, key)
+    draw_small_print(canvas, key, left=MARGIN, bottom=MARGIN, colour=MUTED)
     canvas.showPage()
     canvas.save()
     body = buffer.getvalue()
@@ -231,7 +230,3 @@ def _key_lines(shown: Table, width: float) -> list[str]:
     if rows:
         said.append(gettext("▲ ▼: places moved since the table before the last club night."))
     return [line for text in said for line in simpleSplit(text, FONT, 9, width - 2 * MARGIN)]
-
-
-def _draw_key(canvas: Canvas, lines: Sequence[str]) -> None:
-    draw_small_print(canvas, lines, left=MARGIN, bottom=MARGIN, colour=MUTED)
